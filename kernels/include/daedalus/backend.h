@@ -1,0 +1,44 @@
+// Backends: whole-frame entry points the elements call, one per kernel
+// family. A backend may split a frame across threads or offload it to a GPU;
+// every backend produces exactly the scalar reference's output.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "daedalus/cdef.h"
+#include "daedalus/deblock.h"
+#include "daedalus/frame.h"
+#include "daedalus/mc.h"
+#include "daedalus/status.h"
+
+namespace daedalus {
+
+enum class BackendKind { Scalar, Cpu, Gpu };
+
+inline constexpr BackendKind kAllBackendKinds[] = {
+    BackendKind::Scalar, BackendKind::Cpu, BackendKind::Gpu};
+
+std::string_view backend_name(BackendKind kind);
+
+// Not thread-safe: one backend object serves one element (one stream) at a
+// time. Frames passed in must satisfy the geometry their kernel documents;
+// `dst` and `src` of cdef/mc have the same format and size and never alias.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+
+  virtual Status deblock(const Frame& frame, const DeblockParams& params) = 0;
+  virtual Status cdef(const Frame& dst, const ConstFrame& src,
+                      const CdefParams& params) = 0;
+  virtual Status mc(const Frame& dst, const ConstFrame& src,
+                    const McParams& params) = 0;
+};
+
+// Creates a backend of `kind`. When it is not built or not usable on this
+// machine, returns null and says why in *why_not.
+std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not);
+
+}  // namespace daedalus

@@ -1,0 +1,79 @@
+// H.264-style deblocking as a post-process (ELEMENTS.md, daedalusdeblock).
+#pragma once
+
+#include <cstdint>
+
+#include "daedalus/frame.h"
+
+namespace daedalus {
+
+// Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
+// -12..12; bs 1..4; block_size 4, 8 or 16.
+struct DeblockParams {
+  int qp = 28;
+  int alpha_offset = 0;
+  int beta_offset = 0;
+  int chroma_qp_offset = 0;
+  int bs = 2;
+  int block_size = 8;
+};
+
+bool deblock_params_valid(const DeblockParams& params);
+
+// H.264 Tables 8-16 and 8-17, indexed by indexA / indexB (0..51), and the
+// chroma QP mapping for qPI 30..51 (Table 8-15).
+extern const uint8_t kH264Alpha[52];
+extern const uint8_t kH264Beta[52];
+extern const uint8_t kH264Tc0[52][3];  // [indexA][bS - 1], bS 1..3
+extern const uint8_t kH264ChromaQp[22];
+
+// QPc(q) for q in 0..51.
+int h264_chroma_qp(int q);
+
+// Everything one plane's filter needs, derived once per frame.
+struct DeblockPlaneParams {
+  int alpha = 0;
+  int beta = 0;
+  int tc0 = 0;  // meaningful for bs < 4
+  int bs = 2;
+  int block_size = 8;
+  bool chroma_filter = false;  // the 2-sample chroma filter, else the luma one
+};
+
+// `chroma_plane` selects the chroma QP; `chroma_filter` is true for the chroma
+// planes of subsampled (4:2:0, 4:2:2) formats.
+DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
+                                        bool chroma_plane, bool chroma_filter);
+
+// A plane whose alpha or beta is 0 is left unchanged.
+inline bool deblock_plane_active(const DeblockPlaneParams& p) {
+  return p.alpha != 0 && p.beta != 0;
+}
+
+// True when deblock would change nothing in any plane of such a frame.
+bool deblock_is_noop(const DeblockParams& params, bool has_chroma);
+
+// Pass 1: the vertical edges of rows [y_begin, y_end), filtered in place.
+// Rows are independent, so disjoint row ranges may run concurrently.
+using DeblockVerticalEdgesFn = void (*)(const Plane& plane,
+                                        const DeblockPlaneParams& params,
+                                        int y_begin, int y_end);
+// Pass 2: the horizontal edges of columns [x_begin, x_end), in place, on the
+// output of pass 1. Columns are independent.
+using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
+                                          const DeblockPlaneParams& params,
+                                          int x_begin, int x_end);
+
+struct DeblockDsp {
+  DeblockVerticalEdgesFn vertical_edges = nullptr;
+  DeblockHorizontalEdgesFn horizontal_edges = nullptr;
+};
+
+// The scalar reference: the oracle every other implementation must match.
+void deblock_dsp_init_ref(DeblockDsp* dsp);
+
+// Deblocks every plane of `frame` in place with `dsp`, on the calling thread.
+void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
+                   const DeblockParams& params);
+
+}  // namespace daedalus

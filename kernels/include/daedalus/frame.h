@@ -1,0 +1,67 @@
+// Views of 8-bit video frames, the currency of every kernel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace daedalus {
+
+// One 8-bit plane: `width` x `height` samples. `stride` is the byte distance
+// between rows (may be negative only if a caller insists; never assumed
+// positive-only by the reference), `step` the byte distance between
+// horizontally adjacent samples: 1 for planar data, 2 for one channel of an
+// interleaved NV12/NV21 chroma plane. Bytes of a row beyond the last sample
+// are padding that no kernel reads or writes.
+template <class T>
+struct PlaneView {
+  T* data = nullptr;
+  ptrdiff_t stride = 0;
+  int width = 0;
+  int height = 0;
+  int step = 1;
+
+  T* row(int y) const { return data + y * stride; }
+  T& at(int x, int y) const { return data[y * stride + x * step]; }
+
+  // A writable view converts to a read-only one, never the other way.
+  operator PlaneView<const T>() const
+    requires(!std::is_const_v<T>)
+  {
+    return {data, stride, width, height, step};
+  }
+};
+
+using Plane = PlaneView<uint8_t>;
+using ConstPlane = PlaneView<const uint8_t>;
+
+// A frame: plane 0 is luma (or gray), planes 1 and 2 are chroma (U then V,
+// whatever order the format stores them in). Chroma planes are subsampled by
+// 1 << chroma_shift_x horizontally and 1 << chroma_shift_y vertically.
+template <class T>
+struct FrameView {
+  PlaneView<T> planes[3];
+  int num_planes = 1;  // 1 (gray) or 3
+  int chroma_shift_x = 0;
+  int chroma_shift_y = 0;
+
+  bool chroma_subsampled() const {
+    return chroma_shift_x != 0 || chroma_shift_y != 0;
+  }
+
+  operator FrameView<const T>() const
+    requires(!std::is_const_v<T>)
+  {
+    FrameView<const T> f;
+    for (int i = 0; i < 3; i++) f.planes[i] = planes[i];
+    f.num_planes = num_planes;
+    f.chroma_shift_x = chroma_shift_x;
+    f.chroma_shift_y = chroma_shift_y;
+    return f;
+  }
+};
+
+using Frame = FrameView<uint8_t>;
+using ConstFrame = FrameView<const uint8_t>;
+
+}  // namespace daedalus

@@ -1,0 +1,49 @@
+// Frames that own their memory: for tests, benchmarks and calibration trials.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "daedalus/frame.h"
+
+namespace daedalus {
+
+// The pixel formats every element accepts (GStreamer names).
+enum class PixelFormat { I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 };
+
+inline constexpr PixelFormat kAllPixelFormats[] = {
+    PixelFormat::I420, PixelFormat::YV12, PixelFormat::Y42B, PixelFormat::Y444,
+    PixelFormat::NV12, PixelFormat::NV21, PixelFormat::GRAY8};
+
+std::string_view pixel_format_name(PixelFormat format);
+
+// A frame in one allocation laid out like GStreamer lays the format out, with
+// `row_padding` extra bytes at the end of every row (never touched by kernels:
+// tests fill it with a guard pattern and check it afterwards).
+class Image {
+ public:
+  Image(PixelFormat format, int width, int height, int row_padding = 0);
+
+  PixelFormat format() const { return format_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  Frame frame() { return frame_; }
+  ConstFrame frame() const { return frame_; }
+
+  // All bytes, samples and padding.
+  std::vector<uint8_t>& bytes() { return bytes_; }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+
+  // True when every sample of every plane equals the other image's.
+  bool same_samples(const Image& other) const;
+
+ private:
+  PixelFormat format_;
+  int width_;
+  int height_;
+  std::vector<uint8_t> bytes_;
+  Frame frame_;
+};
+
+}  // namespace daedalus

@@ -1,0 +1,59 @@
+// Sub-pixel translation with the VP9 interpolation filters
+// (ELEMENTS.md, daedalusmc): out(x, y) = in(x + dx, y + dy).
+#pragma once
+
+#include <cstdint>
+
+#include "daedalus/frame.h"
+
+namespace daedalus {
+
+enum class McFilter { Regular, Sharp, Smooth, Bilinear };
+
+// Element-level settings. dx, dy in luma samples, -4096..4096.
+struct McParams {
+  double dx = 0.0;
+  double dy = 0.0;
+  McFilter filter = McFilter::Regular;
+};
+
+inline constexpr double kMcMaxShift = 4096.0;
+
+bool mc_params_valid(const McParams& params);
+
+// VP9 8-tap filter banks [filter][phase][tap] for Regular, Sharp, Smooth
+// (indexed by McFilter); taps of each phase sum to 128.
+extern const int8_t kVp9Filters[3][16][8];
+
+// A shift in 1/16 sample units of one plane axis:
+// round_half_away_from_zero(d * 16 / (1 << subsampling_shift)).
+int mc_subpel(double d, int subsampling_shift);
+
+// One plane's shift: integer part (floor) and 1/16 fraction per axis.
+struct McPlaneShift {
+  int ix = 0, iy = 0;
+  int fx = 0, fy = 0;
+};
+
+McPlaneShift mc_plane_shift(double dx, double dy, int shift_x, int shift_y);
+
+// True when the shift is zero on every plane: the output equals the input.
+bool mc_is_noop(const McParams& params);
+
+// Writes rows [y_begin, y_end) of `dst` from `src` (same size). Rows are
+// independent.
+using McRowsFn = void (*)(const Plane& dst, const ConstPlane& src,
+                          const McPlaneShift& shift, McFilter filter,
+                          int y_begin, int y_end);
+
+struct McDsp {
+  McRowsFn rows = nullptr;
+};
+
+void mc_dsp_init_ref(McDsp* dsp);
+
+// Translates every plane of `src` into `dst` on the calling thread.
+void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
+              const McParams& params);
+
+}  // namespace daedalus

@@ -1,0 +1,94 @@
+#include "test_util.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace daedalus::test {
+namespace {
+
+// Marks which bytes of the image's storage are samples.
+std::vector<bool> sample_mask(const Image& image) {
+  std::vector<bool> mask(image.bytes().size(), false);
+  const uint8_t* base = image.bytes().data();
+  const ConstFrame f = image.frame();
+  for (int p = 0; p < f.num_planes; p++) {
+    const ConstPlane& pl = f.planes[p];
+    for (int y = 0; y < pl.height; y++)
+      for (int x = 0; x < pl.width; x++) mask[&pl.at(x, y) - base] = true;
+  }
+  return mask;
+}
+
+}  // namespace
+
+uint32_t seed() {
+  static const uint32_t value = [] {
+    uint32_t s;
+    if (const char* env = std::getenv("DAEDALUS_TEST_SEED"))
+      s = uint32_t(std::strtoul(env, nullptr, 0));
+    else
+      s = std::random_device{}();
+    std::printf("DAEDALUS_TEST_SEED=%u (set it to replay this run)\n", s);
+    return s;
+  }();
+  return value;
+}
+
+std::mt19937 rng(uint32_t salt) {
+  std::seed_seq seq{seed(), salt};
+  return std::mt19937(seq);
+}
+
+void fill(Image& image, const std::function<uint8_t(int, int, int)>& value) {
+  std::fill(image.bytes().begin(), image.bytes().end(), kGuard);
+  const Frame f = image.frame();
+  for (int p = 0; p < f.num_planes; p++) {
+    const Plane& pl = f.planes[p];
+    for (int y = 0; y < pl.height; y++)
+      for (int x = 0; x < pl.width; x++) pl.at(x, y) = value(p, x, y);
+  }
+}
+
+void fill_random(Image& image, std::mt19937& gen) {
+  std::uniform_int_distribution<int> d(0, 255);
+  fill(image, [&](int, int, int) { return uint8_t(d(gen)); });
+}
+
+void fill_near(Image& image, std::mt19937& gen, int center, int spread) {
+  std::uniform_int_distribution<int> d(-spread, spread);
+  fill(image, [&](int, int, int) {
+    return uint8_t(std::clamp(center + d(gen), 0, 255));
+  });
+}
+
+bool guards_intact(const Image& image) {
+  const std::vector<bool> mask = sample_mask(image);
+  for (size_t i = 0; i < mask.size(); i++)
+    if (!mask[i] && image.bytes()[i] != kGuard) return false;
+  return true;
+}
+
+std::string first_difference(const Image& expected, const Image& actual) {
+  const ConstFrame e = expected.frame(), a = actual.frame();
+  for (int p = 0; p < e.num_planes; p++) {
+    const ConstPlane& pe = e.planes[p];
+    const ConstPlane& pa = a.planes[p];
+    for (int y = 0; y < pe.height; y++)
+      for (int x = 0; x < pe.width; x++)
+        if (pe.at(x, y) != pa.at(x, y)) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf,
+                        "%.*s %dx%d: plane %d (%d, %d): expected %d, got %d",
+                        int(pixel_format_name(expected.format()).size()),
+                        pixel_format_name(expected.format()).data(),
+                        expected.width(), expected.height(), p, x, y,
+                        pe.at(x, y), pa.at(x, y));
+          return buf;
+        }
+  }
+  return {};
+}
+
+}  // namespace daedalus::test

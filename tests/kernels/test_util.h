@@ -1,0 +1,39 @@
+// Shared helpers for the kernel tests: reproducible randomness, fills and
+// guard-band checks.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "daedalus/image.h"
+
+namespace daedalus::test {
+
+// The run's seed: $DAEDALUS_TEST_SEED if set, else random. Printed once so a
+// failure can be replayed.
+uint32_t seed();
+
+// A generator seeded from seed() and `salt` (e.g. a test's own index), so that
+// every test draws its own reproducible stream.
+std::mt19937 rng(uint32_t salt = 0);
+
+// The guard byte written into row padding; kernels must leave it alone.
+inline constexpr uint8_t kGuard = 0xA5;
+
+// Sets every byte (samples and padding) to kGuard, then every sample to
+// value(plane, x, y).
+void fill(Image& image, const std::function<uint8_t(int, int, int)>& value);
+void fill_random(Image& image, std::mt19937& gen);
+// Random samples from a small palette around `center` +- `spread`, clamped:
+// content that straddles filter thresholds.
+void fill_near(Image& image, std::mt19937& gen, int center, int spread);
+
+// True when every padding byte still holds kGuard.
+bool guards_intact(const Image& image);
+
+// Empty when equal; otherwise the first differing sample, as text.
+std::string first_difference(const Image& expected, const Image& actual);
+
+}  // namespace daedalus::test
