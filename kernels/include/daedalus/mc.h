@@ -22,8 +22,9 @@ inline constexpr double kMcMaxShift = 4096.0;
 bool mc_params_valid(const McParams& params);
 
 // VP9 8-tap filter banks [filter][phase][tap] for Regular, Sharp, Smooth
-// (indexed by McFilter); taps of each phase sum to 128.
-extern const int8_t kVp9Filters[3][16][8];
+// (indexed by McFilter); taps of each phase sum to 128. int16_t because phase
+// 0 holds 128; phases 1..15 all fit in int8_t.
+extern const int16_t kVp9Filters[3][16][8];
 
 // A shift in 1/16 sample units of one plane axis:
 // round_half_away_from_zero(d * 16 / (1 << subsampling_shift)).

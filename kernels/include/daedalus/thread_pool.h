@@ -1,0 +1,50 @@
+// A small fork-join pool: a frame's bands run on the pool's workers and on
+// the calling thread, and run() returns when every band is done.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace daedalus {
+
+class ThreadPool {
+ public:
+  // `threads` >= 1 counts the calling thread: 1 means no worker at all.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int threads() const { return int(workers_.size()) + 1; }
+
+  // Calls task(i) once for every i in [0, count), spread over the pool, and
+  // returns when all calls have returned. One run() at a time per pool;
+  // concurrent callers are serialised.
+  void run(int count, const std::function<void(int)>& task);
+
+  // The number of threads "0 = all cores" means on this machine.
+  static int hardware_threads();
+
+ private:
+  void worker_loop();
+  void drain();  // takes and runs task indices until none is left
+
+  std::vector<std::thread> workers_;
+  std::mutex run_mutex_;  // one run() at a time
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  const std::function<void(int)>* task_ = nullptr;
+  int count_ = 0;
+  int next_ = 0;
+  int finished_ = 0;
+  uint64_t generation_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace daedalus

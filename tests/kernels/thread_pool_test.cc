@@ -1,0 +1,62 @@
+#include "daedalus/thread_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <vector>
+
+namespace daedalus {
+namespace {
+
+TEST(ThreadPool, RunsEveryIndexExactlyOnce) {
+  for (int threads : {1, 2, 3, 8}) {
+    ThreadPool pool(threads);
+    EXPECT_EQ(pool.threads(), threads);
+    for (int count : {0, 1, 2, 7, 100}) {
+      std::vector<std::atomic<int>> hits(count);
+      pool.run(count, [&](int i) { hits[i]++; });
+      for (int i = 0; i < count; i++)
+        ASSERT_EQ(hits[i].load(), 1) << threads << " threads, index " << i;
+    }
+  }
+}
+
+TEST(ThreadPool, UsesSeveralThreads) {
+  ThreadPool pool(4);
+  std::mutex m;
+  std::set<std::thread::id> ids;
+  std::atomic<int> arrived{0};
+  // Each task waits (bounded) until four have started: only possible when
+  // four threads run tasks at once.
+  pool.run(4, [&](int) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      ids.insert(std::this_thread::get_id());
+    }
+    arrived++;
+    for (int spin = 0; spin < 2000 && arrived.load() < 4; spin++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  EXPECT_EQ(ids.size(), 4u);
+}
+
+TEST(ThreadPool, ManyRunsInARow) {
+  ThreadPool pool(3);
+  std::atomic<long> sum{0};
+  for (int r = 0; r < 2000; r++) pool.run(5, [&](int i) { sum += i; });
+  EXPECT_EQ(sum.load(), 2000L * 10);
+}
+
+TEST(ThreadPool, ConcurrentCallersAreSerialised) {
+  ThreadPool pool(2);
+  std::atomic<int> total{0};
+  std::thread a([&] { for (int r = 0; r < 500; r++) pool.run(3, [&](int) { total++; }); });
+  std::thread b([&] { for (int r = 0; r < 500; r++) pool.run(3, [&](int) { total++; }); });
+  a.join();
+  b.join();
+  EXPECT_EQ(total.load(), 3000);
+}
+
+}  // namespace
+}  // namespace daedalus
