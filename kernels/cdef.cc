@@ -1,4 +1,9 @@
 #include "daedalus/cdef.h"
+#include "daedalus/thread_pool.h"
+#include "daedalus_config.h"
+#if DAEDALUS_HAVE_SIMD
+#include "simd_init.h"
+#endif
 
 #include <algorithm>
 #include <bit>
@@ -37,8 +42,17 @@ int cdef_adjust_strength(int strength, int var) {
 }
 
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
-                const CdefParams& params) {
-  dsp.block_rows(dst, src, params, 0, cdef_block_rows(src));
+                const CdefParams& params, ThreadPool* pool) {
+  run_bands(pool, cdef_block_rows(src), 1, [&](int begin, int end) {
+    dsp.block_rows(dst, src, params, begin, end);
+  });
+}
+
+void cdef_dsp_init(CdefDsp* dsp) {
+  cdef_dsp_init_ref(dsp);
+#if DAEDALUS_HAVE_SIMD
+  cdef_dsp_init_simd(dsp);
+#endif
 }
 
 }  // namespace daedalus

@@ -1,5 +1,11 @@
 #include "daedalus/deblock.h"
 
+#include "daedalus/thread_pool.h"
+#include "daedalus_config.h"
+#if DAEDALUS_HAVE_SIMD
+#include "simd_init.h"
+#endif
+
 #include <algorithm>
 
 namespace daedalus {
@@ -79,15 +85,30 @@ bool deblock_is_noop(const DeblockParams& params, bool has_chroma) {
 }
 
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
-                   const DeblockParams& params) {
+                   const DeblockParams& params, ThreadPool* pool) {
+  // Row bands in multiples of 16 suit vertical edges filtered 16 rows at a
+  // time; column bands in multiples of 64 keep threads off each other's cache
+  // lines.
+  constexpr int kRowGranule = 16, kColumnGranule = 64;
   for (int p = 0; p < frame.num_planes; p++) {
     const Plane& plane = frame.planes[p];
     const DeblockPlaneParams pp =
         deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
     if (!deblock_plane_active(pp)) continue;
-    dsp.vertical_edges(plane, pp, 0, plane.height);
-    dsp.horizontal_edges(plane, pp, 0, plane.width);
+    run_bands(pool, plane.height, kRowGranule, [&](int begin, int end) {
+      dsp.vertical_edges(plane, pp, begin, end);
+    });
+    run_bands(pool, plane.width, kColumnGranule, [&](int begin, int end) {
+      dsp.horizontal_edges(plane, pp, begin, end);
+    });
   }
+}
+
+void deblock_dsp_init(DeblockDsp* dsp) {
+  deblock_dsp_init_ref(dsp);
+#if DAEDALUS_HAVE_SIMD
+  deblock_dsp_init_simd(dsp);
+#endif
 }
 
 }  // namespace daedalus

@@ -70,6 +70,21 @@ Image::Image(PixelFormat format, int width, int height, int row_padding)
   frame_.planes[2] = {v, chroma_stride, cw, ch, step};
 }
 
+Image::Image(const Image& other)
+    : format_(other.format_),
+      width_(other.width_),
+      height_(other.height_),
+      bytes_(other.bytes_),
+      frame_(other.frame_) {
+  for (Plane& plane : frame_.planes)
+    if (plane.data) plane.data = bytes_.data() + (plane.data - other.bytes_.data());
+}
+
+Image& Image::operator=(const Image& other) {
+  if (this != &other) *this = Image(other);
+  return *this;
+}
+
 bool Image::same_samples(const Image& other) const {
   const ConstFrame a = frame(), b = other.frame();
   if (a.num_planes != b.num_planes) return false;

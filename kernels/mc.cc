@@ -1,4 +1,9 @@
 #include "daedalus/mc.h"
+#include "daedalus/thread_pool.h"
+#include "daedalus_config.h"
+#if DAEDALUS_HAVE_SIMD
+#include "simd_init.h"
+#endif
 
 #include <cmath>
 
@@ -101,14 +106,22 @@ bool mc_is_noop(const McParams& params) {
 }
 
 void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
-              const McParams& params) {
+              const McParams& params, ThreadPool* pool) {
   for (int p = 0; p < src.num_planes; p++) {
     const int sx = p == 0 ? 0 : src.chroma_shift_x;
     const int sy = p == 0 ? 0 : src.chroma_shift_y;
     const McPlaneShift shift = mc_plane_shift(params.dx, params.dy, sx, sy);
-    dsp.rows(dst.planes[p], src.planes[p], shift, params.filter, 0,
-             src.planes[p].height);
+    run_bands(pool, src.planes[p].height, 8, [&](int begin, int end) {
+      dsp.rows(dst.planes[p], src.planes[p], shift, params.filter, begin, end);
+    });
   }
+}
+
+void mc_dsp_init(McDsp* dsp) {
+  mc_dsp_init_ref(dsp);
+#if DAEDALUS_HAVE_SIMD
+  mc_dsp_init_simd(dsp);
+#endif
 }
 
 }  // namespace daedalus

@@ -1,5 +1,7 @@
 #include "daedalus/thread_pool.h"
 
+#include <algorithm>
+
 namespace daedalus {
 
 ThreadPool::ThreadPool(int threads) {
@@ -65,6 +67,22 @@ void ThreadPool::worker_loop() {
     }
     drain();
   }
+}
+
+void run_bands(ThreadPool* pool, int total, int granule,
+               const std::function<void(int, int)>& band) {
+  if (total <= 0) return;
+  const int granules = (total + granule - 1) / granule;
+  const int bands = pool ? std::min(granules, 2 * pool->threads()) : 1;
+  if (bands <= 1) {
+    band(0, total);
+    return;
+  }
+  pool->run(bands, [&](int i) {
+    const int begin = int(int64_t(granules) * i / bands) * granule;
+    const int end = std::min(total, int(int64_t(granules) * (i + 1) / bands) * granule);
+    band(begin, end);
+  });
 }
 
 }  // namespace daedalus

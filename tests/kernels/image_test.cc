@@ -53,6 +53,20 @@ TEST(Image, PlanesDoNotOverlapAndGuardsHold) {
   }
 }
 
+TEST(Image, CopiesAreDeep) {
+  Image a(PixelFormat::NV12, 3, 3, 1);
+  test::fill(a, [](int p, int x, int y) { return uint8_t(p * 50 + x + y); });
+  Image b = a;
+  EXPECT_TRUE(b.same_samples(a));
+  b.frame().planes[2].at(1, 1) = 0;
+  EXPECT_NE(a.frame().planes[2].at(1, 1), 0);
+  Image c(PixelFormat::GRAY8, 1, 1);
+  c = b;
+  EXPECT_TRUE(c.same_samples(b));
+  EXPECT_NE(c.frame().planes[0].data, b.frame().planes[0].data);
+  EXPECT_TRUE(test::guards_intact(c));
+}
+
 TEST(Image, NV21StoresVFirst) {
   Image nv12(PixelFormat::NV12, 2, 2), nv21(PixelFormat::NV21, 2, 2);
   EXPECT_EQ(nv12.frame().planes[2].data - nv12.frame().planes[1].data, 1);

@@ -37,8 +37,14 @@ class Backend {
                     const McParams& params) = 0;
 };
 
+struct BackendOptions {
+  // Threads a frame is split across (the cpu backend); 0 means one per core.
+  int threads = 0;
+};
+
 // Creates a backend of `kind`. When it is not built or not usable on this
 // machine, returns null and says why in *why_not.
-std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not);
+std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
+                                        const BackendOptions& options = {});
 
 }  // namespace daedalus

@@ -7,6 +7,8 @@
 
 namespace daedalus {
 
+class ThreadPool;
+
 // Element-level settings. Ranges: pri 0..15, sec 0..4 (3 acts as 4),
 // damping 3..6 (chroma uses damping - 1).
 struct CdefParams {
@@ -62,12 +64,17 @@ struct CdefDsp {
 
 void cdef_dsp_init_ref(CdefDsp* dsp);
 
+// The init ladder: the reference, then every faster implementation this build
+// has and this CPU supports.
+void cdef_dsp_init(CdefDsp* dsp);
+
 inline int cdef_block_rows(const ConstFrame& frame) {
   return (frame.planes[0].height + 7) >> 3;
 }
 
-// Filters the whole frame from `src` into `dst` on the calling thread.
+// Filters the whole frame from `src` into `dst`, split into bands of block
+// rows on `pool` (the calling thread when null).
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
-                const CdefParams& params);
+                const CdefParams& params, ThreadPool* pool = nullptr);
 
 }  // namespace daedalus

@@ -7,6 +7,8 @@
 
 namespace daedalus {
 
+class ThreadPool;
+
 // Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
 // -12..12; bs 1..4; block_size 4, 8 or 16.
 struct DeblockParams {
@@ -72,8 +74,14 @@ struct DeblockDsp {
 // The scalar reference: the oracle every other implementation must match.
 void deblock_dsp_init_ref(DeblockDsp* dsp);
 
-// Deblocks every plane of `frame` in place with `dsp`, on the calling thread.
+// The init ladder: the reference, then every faster implementation this build
+// has and this CPU supports.
+void deblock_dsp_init(DeblockDsp* dsp);
+
+// Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
+// bands, then pass 2 into column bands, on `pool` (the calling thread when
+// null). The result does not depend on the split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
-                   const DeblockParams& params);
+                   const DeblockParams& params, ThreadPool* pool = nullptr);
 
 }  // namespace daedalus

@@ -24,6 +24,11 @@ std::string_view pixel_format_name(PixelFormat format);
 class Image {
  public:
   Image(PixelFormat format, int width, int height, int row_padding = 0);
+  // Copies are deep: the copy's planes point into its own bytes.
+  Image(const Image& other);
+  Image& operator=(const Image& other);
+  Image(Image&&) = default;
+  Image& operator=(Image&&) = default;
 
   PixelFormat format() const { return format_; }
   int width() const { return width_; }

@@ -8,6 +8,8 @@
 
 namespace daedalus {
 
+class ThreadPool;
+
 enum class McFilter { Regular, Sharp, Smooth, Bilinear };
 
 // Element-level settings. dx, dy in luma samples, -4096..4096.
@@ -53,8 +55,13 @@ struct McDsp {
 
 void mc_dsp_init_ref(McDsp* dsp);
 
-// Translates every plane of `src` into `dst` on the calling thread.
+// The init ladder: the reference, then every faster implementation this build
+// has and this CPU supports.
+void mc_dsp_init(McDsp* dsp);
+
+// Translates every plane of `src` into `dst`, split into row bands on `pool`
+// (the calling thread when null).
 void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
-              const McParams& params);
+              const McParams& params, ThreadPool* pool = nullptr);
 
 }  // namespace daedalus

@@ -47,4 +47,11 @@ class ThreadPool {
   bool stopping_ = false;
 };
 
+// Splits [0, total) into bands whose inner boundaries are multiples of
+// `granule` (two per thread, so an unlucky band cannot hold the others up)
+// and calls band(begin, end) for each, on `pool`, or on the calling thread
+// when `pool` is null.
+void run_bands(ThreadPool* pool, int total, int granule,
+               const std::function<void(int, int)>& band);
+
 }  // namespace daedalus

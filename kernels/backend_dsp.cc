@@ -1,0 +1,66 @@
+#include "backend_dsp.h"
+
+#include <optional>
+
+#include "daedalus/thread_pool.h"
+
+namespace daedalus {
+namespace {
+
+class DspBackend final : public Backend {
+ public:
+  DspBackend(BackendKind kind, int threads) : kind_(kind) {
+    if (kind == BackendKind::Scalar) {
+      deblock_dsp_init_ref(&deblock_);
+      cdef_dsp_init_ref(&cdef_);
+      mc_dsp_init_ref(&mc_);
+    } else {
+      deblock_dsp_init(&deblock_);
+      cdef_dsp_init(&cdef_);
+      mc_dsp_init(&mc_);
+    }
+    if (threads > 1) pool_.emplace(threads);
+  }
+
+  BackendKind kind() const override { return kind_; }
+
+  Status deblock(const Frame& frame, const DeblockParams& params) override {
+    if (!deblock_params_valid(params))
+      return Status::error("deblock parameters out of range");
+    deblock_frame(deblock_, frame, params, pool());
+    return Status::ok();
+  }
+
+  Status cdef(const Frame& dst, const ConstFrame& src,
+              const CdefParams& params) override {
+    if (!cdef_params_valid(params))
+      return Status::error("CDEF parameters out of range");
+    cdef_frame(cdef_, dst, src, params, pool());
+    return Status::ok();
+  }
+
+  Status mc(const Frame& dst, const ConstFrame& src,
+            const McParams& params) override {
+    if (!mc_params_valid(params))
+      return Status::error("MC parameters out of range");
+    mc_frame(mc_, dst, src, params, pool());
+    return Status::ok();
+  }
+
+ private:
+  ThreadPool* pool() { return pool_ ? &*pool_ : nullptr; }
+
+  BackendKind kind_;
+  DeblockDsp deblock_;
+  CdefDsp cdef_;
+  McDsp mc_;
+  std::optional<ThreadPool> pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> create_dsp_backend(BackendKind kind, int threads) {
+  return std::make_unique<DspBackend>(kind, threads);
+}
+
+}  // namespace daedalus

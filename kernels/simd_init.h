@@ -1,0 +1,25 @@
+// The SIMD rungs of the init ladders (built when Highway is available). Each
+// overrides the entries of a DSP table with the implementation for the best
+// target in hwy::SupportedTargets(), which tests may restrict to one target.
+#pragma once
+
+#include <hwy/targets.h>
+
+#include "daedalus/cdef.h"
+#include "daedalus/deblock.h"
+#include "daedalus/mc.h"
+
+namespace daedalus {
+
+void deblock_dsp_init_simd(DeblockDsp* dsp);
+void cdef_dsp_init_simd(CdefDsp* dsp);
+void mc_dsp_init_simd(McDsp* dsp);
+
+// The entry of a HWY_EXPORT table for the currently allowed best target.
+template <class Fn>
+Fn simd_dispatch(Fn const* table) {
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  return table[hwy::GetChosenTarget().GetIndex()];
+}
+
+}  // namespace daedalus

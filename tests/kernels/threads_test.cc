@@ -1,0 +1,108 @@
+// Output is identical for every thread count: each family's frame function
+// with the init ladder's best implementation on pools of 1..8 threads against
+// the reference on the calling thread.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "daedalus/cdef.h"
+#include "daedalus/deblock.h"
+#include "daedalus/image.h"
+#include "daedalus/mc.h"
+#include "daedalus/thread_pool.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+struct Size {
+  int w, h;
+};
+constexpr Size kSizes[] = {{1, 1}, {7, 5}, {33, 65}, {130, 47}, {1920, 1080}};
+
+// 1080p only where it adds something (one planar, one semi-planar format),
+// to keep the run short.
+bool worth_running(PixelFormat format, Size size) {
+  return size.w < 1920 || format == PixelFormat::I420 ||
+         format == PixelFormat::NV12;
+}
+constexpr int kThreadCounts[] = {1, 2, 3, 4, 8};
+
+// Runs `filter(dst, src, pool)` once on the reference path and once per
+// thread count on the ladder's path; every output must match.
+template <class RunRef, class RunFast>
+void expect_same_for_all_threads(PixelFormat format, Size size, uint32_t salt,
+                                 RunRef run_ref, RunFast run_fast) {
+  if (!worth_running(format, size)) return;
+  std::mt19937 gen = test::rng(salt);
+  Image src(format, size.w, size.h, 5);
+  test::fill_random(src, gen);
+  Image expected = src;
+  run_ref(expected.frame(), src.frame());
+  for (int threads : kThreadCounts) {
+    ThreadPool pool(threads);
+    Image actual = src;
+    run_fast(actual.frame(), src.frame(), &pool);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << threads << " threads";
+    ASSERT_TRUE(test::guards_intact(actual));
+  }
+}
+
+TEST(Threads, DeblockIsIdenticalForEveryThreadCount) {
+  DeblockDsp ref, fast;
+  deblock_dsp_init_ref(&ref);
+  deblock_dsp_init(&fast);
+  DeblockParams params;
+  params.qp = 45;
+  params.block_size = 4;
+  uint32_t salt = 0;
+  for (PixelFormat format : kAllPixelFormats)
+    for (Size size : kSizes)
+      expect_same_for_all_threads(
+          format, size, salt++,
+          [&](Frame dst, ConstFrame) { deblock_frame(ref, dst, params); },
+          [&](Frame dst, ConstFrame, ThreadPool* pool) {
+            deblock_frame(fast, dst, params, pool);
+          });
+}
+
+TEST(Threads, CdefIsIdenticalForEveryThreadCount) {
+  CdefDsp ref, fast;
+  cdef_dsp_init_ref(&ref);
+  cdef_dsp_init(&fast);
+  CdefParams params;
+  params.pri_strength = 9;
+  params.sec_strength = 2;
+  uint32_t salt = 100;
+  for (PixelFormat format : kAllPixelFormats)
+    for (Size size : kSizes)
+      expect_same_for_all_threads(
+          format, size, salt++,
+          [&](Frame dst, ConstFrame src) { cdef_frame(ref, dst, src, params); },
+          [&](Frame dst, ConstFrame src, ThreadPool* pool) {
+            cdef_frame(fast, dst, src, params, pool);
+          });
+}
+
+TEST(Threads, McIsIdenticalForEveryThreadCount) {
+  McDsp ref, fast;
+  mc_dsp_init_ref(&ref);
+  mc_dsp_init(&fast);
+  McParams params;
+  params.dx = 3.3;
+  params.dy = -1.7;
+  uint32_t salt = 200;
+  for (PixelFormat format : kAllPixelFormats)
+    for (Size size : kSizes)
+      expect_same_for_all_threads(
+          format, size, salt++,
+          [&](Frame dst, ConstFrame src) { mc_frame(ref, dst, src, params); },
+          [&](Frame dst, ConstFrame src, ThreadPool* pool) {
+            mc_frame(fast, dst, src, params, pool);
+          });
+}
+
+}  // namespace
+}  // namespace daedalus

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian packages named as arguments unless all are installed
+# already (so a re-run needs neither root nor the network).
+set -eu
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=""
+for p in "$@"; do
+  status=$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+case "$missing" in
+  *:arm64*)
+    dpkg --print-foreign-architectures | grep -qx arm64 ||
+      as_root dpkg --add-architecture arm64 ;;
+esac
+as_root apt-get update -q
+as_root env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Cross-compiles the kernel library and its GoogleTest suites for aarch64 (the
+# NEON/SVE code paths of the Raspberry Pi 5 and other Arm machines) and runs
+# them under qemu-user. Installs the cross toolchain and arm64 libraries first.
+set -eu
+cd "$(dirname "$0")/.."
+
+tools/apt-install.sh \
+  crossbuild-essential-arm64 qemu-user libhwy-dev:arm64 libgtest-dev:arm64
+
+if [ -f build-aarch64/build.ninja ]; then
+  meson setup --reconfigure build-aarch64
+else
+  meson setup build-aarch64 --cross-file cross/aarch64-linux-gnu.ini \
+    -Dplugin=disabled -Dbench=false
+fi
+meson test -C build-aarch64 --print-errorlogs --timeout-multiplier 4
