@@ -1,0 +1,276 @@
+/* daedalus
+ * Copyright (C) 2026 The daedalus authors
+ *
+ * This library is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 2.1 of the License, or (at
+ * your option) any later version.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-daedalusdeblock
+ * @title: daedalusdeblock
+ *
+ * Removes blocking artefacts with the H.264 in-loop deblocking filter (ITU-T
+ * H.264 clause 8.7.2), applied as a post-process. The edges of a regular grid,
+ * every #GstDaedalusDeblock:block-size samples of each plane, are filtered the
+ * way a decoder filters content coded at quantiser #GstDaedalusDeblock:qp with
+ * boundary strength #GstDaedalusDeblock:bs: vertical edges first, then
+ * horizontal ones. Luma and the chroma of 4:4:4 formats use the luma filter,
+ * subsampled chroma the two-sample chroma filter.
+ *
+ * The filter works in place. While the settings cannot change any sample
+ * (alpha or beta is 0 in every plane, e.g. qp below 16 with no offsets) the
+ * element runs in passthrough. The strength properties are controllable and
+ * follow each buffer's stream time.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=in.mkv ! decodebin ! videoconvert ! daedalusdeblock qp=36 ! videoconvert ! autovideosink
+ * ]| Deblocks a decoded file as if it had been coded at QP 36.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12,width=1280,height=720 ! daedalusdeblock qp=40 bs=4 block-size=16 ! videoconvert ! autovideosink
+ * ]| The strong (intra) filter on a 16-sample grid.
+ */
+
+#include "gstdaedalusdeblock.h"
+
+#include "gstdaedaluselements.h"
+
+#include "daedalus/deblock.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_daedalus_deblock_debug);
+#define GST_CAT_DEFAULT gst_daedalus_deblock_debug
+
+enum
+{
+  PROP_0,
+  PROP_QP,
+  PROP_ALPHA_OFFSET,
+  PROP_BETA_OFFSET,
+  PROP_CHROMA_QP_OFFSET,
+  PROP_BS,
+  PROP_BLOCK_SIZE,
+};
+
+typedef enum {
+  GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_4 = 4,
+  GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8 = 8,
+  GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16 = 16,
+} GstDaedalusDeblockBlockSize;
+
+/* The library's defaults, so that the element and ELEMENTS.md agree. */
+static constexpr daedalus::DeblockParams kDefaults {};
+#define DEFAULT_PROP_QP kDefaults.qp
+#define DEFAULT_PROP_ALPHA_OFFSET kDefaults.alpha_offset
+#define DEFAULT_PROP_BETA_OFFSET kDefaults.beta_offset
+#define DEFAULT_PROP_CHROMA_QP_OFFSET kDefaults.chroma_qp_offset
+#define DEFAULT_PROP_BS kDefaults.bs
+#define DEFAULT_PROP_BLOCK_SIZE GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8
+static_assert (DEFAULT_PROP_BLOCK_SIZE == kDefaults.block_size);
+
+#define CONTROLLABLE_PARAM_FLAGS \
+    ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+        GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING))
+
+struct _GstDaedalusDeblock
+{
+  GstDaedalusFilter parent;
+
+  daedalus::DeblockParams params;       /* object lock */
+};
+
+#define GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE \
+    (gst_daedalus_deblock_block_size_get_type ())
+static GType
+gst_daedalus_deblock_block_size_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_4, "4 samples", "4"},
+    {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8, "8 samples", "8"},
+    {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16, "16 samples", "16"},
+    {0, nullptr, nullptr},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDaedalusDeblockBlockSize", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+G_DEFINE_TYPE (GstDaedalusDeblock, gst_daedalus_deblock,
+    GST_TYPE_DAEDALUS_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (daedalusdeblock, "daedalusdeblock",
+    GST_RANK_NONE, GST_TYPE_DAEDALUS_DEBLOCK);
+
+static void gst_daedalus_deblock_set_property (GObject * object,
+    guint prop_id, const GValue * value, GParamSpec * pspec);
+static void gst_daedalus_deblock_get_property (GObject * object,
+    guint prop_id, GValue * value, GParamSpec * pspec);
+static gboolean gst_daedalus_deblock_is_noop (GstDaedalusFilter * filter,
+    const GstVideoInfo * info);
+static GstFlowReturn gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *
+    vfilter, GstVideoFrame * frame);
+
+static void
+gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
+  GstDaedalusFilterClass *filter_class = GST_DAEDALUS_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_daedalus_deblock_debug, "daedalusdeblock", 0,
+      "H.264-style deblocking filter");
+
+  gobject_class->set_property = gst_daedalus_deblock_set_property;
+  gobject_class->get_property = gst_daedalus_deblock_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_QP,
+      g_param_spec_int ("qp", "QP",
+          "Quantiser the content was coded with (H.264 QP); higher filters "
+          "harder, below 16 (with no offsets) nothing is filtered",
+          0, 51, DEFAULT_PROP_QP, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_ALPHA_OFFSET,
+      g_param_spec_int ("alpha-offset", "Alpha offset",
+          "Added to qp to look up alpha and tc0 (H.264 FilterOffsetA); "
+          "positive filters steeper edges and changes samples more",
+          -12, 12, DEFAULT_PROP_ALPHA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BETA_OFFSET,
+      g_param_spec_int ("beta-offset", "Beta offset",
+          "Added to qp to look up beta (H.264 FilterOffsetB); positive "
+          "filters edges with more texture beside them",
+          -12, 12, DEFAULT_PROP_BETA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_CHROMA_QP_OFFSET,
+      g_param_spec_int ("chroma-qp-offset", "Chroma QP offset",
+          "Added to qp for the chroma planes (H.264 chroma_qp_index_offset); "
+          "positive filters chroma harder",
+          -12, 12, DEFAULT_PROP_CHROMA_QP_OFFSET, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BS,
+      g_param_spec_int ("bs", "Boundary strength",
+          "Boundary strength of every edge: 1-3 the normal filter, clipped "
+          "harder the lower it is; 4 the strong (intra) filter",
+          1, 4, DEFAULT_PROP_BS, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
+      g_param_spec_enum ("block-size", "Block size",
+          "Distance between filtered edges, in samples of each plane "
+          "(the block size the content was coded with)",
+          GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE, DEFAULT_PROP_BLOCK_SIZE,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
+
+  gst_element_class_set_static_metadata (element_class,
+      "Daedalus H.264 deblocking filter", "Filter/Effect/Video",
+      "Smooths the edges of a regular block grid with the H.264 in-loop "
+      "deblocking filter, at a user-given quantiser and boundary strength",
+      "The daedalus authors");
+
+  vfilter_class->transform_frame_ip =
+      GST_DEBUG_FUNCPTR (gst_daedalus_deblock_transform_frame_ip);
+  filter_class->is_noop = GST_DEBUG_FUNCPTR (gst_daedalus_deblock_is_noop);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
+      (GstPluginAPIFlags) 0);
+}
+
+static void
+gst_daedalus_deblock_init (GstDaedalusDeblock * self)
+{
+  self->params = kDefaults;
+}
+
+static void
+gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstDaedalusDeblock *self = GST_DAEDALUS_DEBLOCK (object);
+  GstDaedalusObjectLock lock (self);
+
+  switch (prop_id) {
+    case PROP_QP:
+      self->params.qp = g_value_get_int (value);
+      break;
+    case PROP_ALPHA_OFFSET:
+      self->params.alpha_offset = g_value_get_int (value);
+      break;
+    case PROP_BETA_OFFSET:
+      self->params.beta_offset = g_value_get_int (value);
+      break;
+    case PROP_CHROMA_QP_OFFSET:
+      self->params.chroma_qp_offset = g_value_get_int (value);
+      break;
+    case PROP_BS:
+      self->params.bs = g_value_get_int (value);
+      break;
+    case PROP_BLOCK_SIZE:
+      self->params.block_size = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_daedalus_deblock_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstDaedalusDeblock *self = GST_DAEDALUS_DEBLOCK (object);
+  GstDaedalusObjectLock lock (self);
+
+  switch (prop_id) {
+    case PROP_QP:
+      g_value_set_int (value, self->params.qp);
+      break;
+    case PROP_ALPHA_OFFSET:
+      g_value_set_int (value, self->params.alpha_offset);
+      break;
+    case PROP_BETA_OFFSET:
+      g_value_set_int (value, self->params.beta_offset);
+      break;
+    case PROP_CHROMA_QP_OFFSET:
+      g_value_set_int (value, self->params.chroma_qp_offset);
+      break;
+    case PROP_BS:
+      g_value_set_int (value, self->params.bs);
+      break;
+    case PROP_BLOCK_SIZE:
+      g_value_set_enum (value, self->params.block_size);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static daedalus::DeblockParams
+get_params (GstDaedalusDeblock * self)
+{
+  GstDaedalusObjectLock lock (self);
+  return self->params;
+}
+
+static gboolean
+gst_daedalus_deblock_is_noop (GstDaedalusFilter * filter,
+    const GstVideoInfo * info)
+{
+  return daedalus::deblock_is_noop (get_params (GST_DAEDALUS_DEBLOCK (filter)),
+      GST_VIDEO_INFO_N_COMPONENTS (info) >= 3);
+}
+
+static GstFlowReturn
+gst_daedalus_deblock_transform_frame_ip (GstVideoFilter * vfilter,
+    GstVideoFrame * frame)
+{
+  GstDaedalusFilter *filter = GST_DAEDALUS_FILTER (vfilter);
+  const daedalus::DeblockParams params =
+      get_params (GST_DAEDALUS_DEBLOCK (vfilter));
+
+  return gst_daedalus_filter_check (filter,
+      gst_daedalus_filter_get_backend (filter).deblock
+      (gst_daedalus_frame_view (frame), params));
+}

@@ -1,0 +1,411 @@
+/* daedalus
+ * Copyright (C) 2026 The daedalus authors
+ *
+ * This library is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 2.1 of the License, or (at
+ * your option) any later version.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gstdaedalusfilter
+ * @title: GstDaedalusFilter
+ * @short_description: Base class of the daedalus video filters
+ *
+ * Accepts the 8-bit planar and semi-planar YUV formats and GRAY8 at any size,
+ * picks the kernel backend when caps are negotiated (#GstDaedalusFilter:backend),
+ * syncs controlled properties to each buffer's stream time and runs in
+ * passthrough while the settings are a no-op.
+ */
+
+#include "gstdaedalusfilter.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+GST_DEBUG_CATEGORY_STATIC (gst_daedalus_filter_debug);
+#define GST_CAT_DEFAULT gst_daedalus_filter_debug
+
+enum
+{
+  PROP_0,
+  PROP_BACKEND,
+  PROP_ACTIVE_BACKEND,
+};
+
+#define DEFAULT_PROP_BACKEND GST_DAEDALUS_BACKEND_AUTO
+
+#define DAEDALUS_VIDEO_CAPS \
+    GST_VIDEO_CAPS_MAKE ("{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }")
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
+
+GType
+gst_daedalus_backend_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DAEDALUS_BACKEND_AUTO,
+        "Fastest available (currently cpu, else scalar)", "auto"},
+    {GST_DAEDALUS_BACKEND_SCALAR,
+        "Scalar reference on the streaming thread", "scalar"},
+    {GST_DAEDALUS_BACKEND_CPU, "SIMD kernels on all CPU cores", "cpu"},
+    {GST_DAEDALUS_BACKEND_GPU, "Vulkan compute on the GPU", "gpu"},
+    {0, nullptr, nullptr},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDaedalusBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+namespace
+{
+
+  struct FilterState
+  {
+    /* Guarded by the object lock. */
+    GstDaedalusBackend setting = DEFAULT_PROP_BACKEND;
+    std::optional<daedalus::BackendKind> active;
+
+    /* Streaming thread (and stop, once streaming has stopped). */
+    std::unique_ptr<daedalus::Backend> backend;
+    GstDaedalusBackend backend_setting = DEFAULT_PROP_BACKEND;
+    /* A setting whose failure has been posted already: every later caps
+     * event fails the same way, and one error message says it. */
+    std::optional<GstDaedalusBackend> refused;
+  };
+
+  struct GstDaedalusFilterPrivate
+  {
+    FilterState *state;
+  };
+
+}                               /* namespace */
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstDaedalusFilter, gst_daedalus_filter,
+    GST_TYPE_VIDEO_FILTER);
+
+static FilterState &
+get_state (GstDaedalusFilter * self)
+{
+  auto priv = static_cast<GstDaedalusFilterPrivate *>
+      (gst_daedalus_filter_get_instance_private (self));
+  return *priv->state;
+}
+
+static void gst_daedalus_filter_finalize (GObject * object);
+static void gst_daedalus_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_daedalus_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_daedalus_filter_stop (GstBaseTransform * trans);
+static void gst_daedalus_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+static gboolean gst_daedalus_filter_set_info (GstVideoFilter * vfilter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+
+static void
+gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_daedalus_filter_debug, "daedalusfilter", 0,
+      "daedalus video filter base class");
+
+  gobject_class->finalize = gst_daedalus_filter_finalize;
+  gobject_class->set_property = gst_daedalus_filter_set_property;
+  gobject_class->get_property = gst_daedalus_filter_get_property;
+
+  /**
+   * GstDaedalusFilter:backend:
+   *
+   * Which implementation runs the kernels. An explicit choice that is not
+   * available in this build or on this machine fails negotiation with an
+   * error that says why. Read when caps are negotiated.
+   */
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Implementation that runs the kernels: auto picks the fastest "
+          "available one, scalar is the reference; every backend gives the "
+          "same output. Takes effect at the next caps negotiation",
+          GST_TYPE_DAEDALUS_BACKEND, DEFAULT_PROP_BACKEND,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_READY)));
+
+  /**
+   * GstDaedalusFilter:active-backend:
+   *
+   * The nick of the backend in use ("scalar", "cpu", "gpu"), or "none"
+   * before caps are negotiated and after the element stops.
+   */
+  g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
+      g_param_spec_string ("active-backend", "Active backend",
+          "Backend in use since caps were negotiated (scalar, cpu or gpu); "
+          "\"none\" while not negotiated", "none",
+          (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_daedalus_filter_stop);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_daedalus_filter_before_transform);
+  /* In passthrough the settings are a no-op: skip the in-place call too. */
+  trans_class->transform_ip_on_passthrough = FALSE;
+  vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_daedalus_filter_set_info);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_FILTER, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_BACKEND, (GstPluginAPIFlags) 0);
+}
+
+static void
+gst_daedalus_filter_init (GstDaedalusFilter * self)
+{
+  auto priv = static_cast<GstDaedalusFilterPrivate *>
+      (gst_daedalus_filter_get_instance_private (self));
+  priv->state = new FilterState;
+}
+
+static void
+gst_daedalus_filter_finalize (GObject * object)
+{
+  auto priv = static_cast<GstDaedalusFilterPrivate *>
+      (gst_daedalus_filter_get_instance_private (GST_DAEDALUS_FILTER (object)));
+  delete priv->state;
+
+  G_OBJECT_CLASS (gst_daedalus_filter_parent_class)->finalize (object);
+}
+
+static void
+gst_daedalus_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  FilterState & state = get_state (GST_DAEDALUS_FILTER (object));
+  GstDaedalusObjectLock lock (object);
+
+  switch (prop_id) {
+    case PROP_BACKEND:
+      state.setting = (GstDaedalusBackend) g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_daedalus_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  FilterState & state = get_state (GST_DAEDALUS_FILTER (object));
+  GstDaedalusObjectLock lock (object);
+
+  switch (prop_id) {
+    case PROP_BACKEND:
+      g_value_set_enum (value, state.setting);
+      break;
+    case PROP_ACTIVE_BACKEND:
+      if (state.active) {
+        g_value_set_string (value,
+            std::string (daedalus::backend_name (*state.active)).c_str ());
+      } else {
+        g_value_set_string (value, "none");
+      }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+set_active (GstDaedalusFilter * self,
+    std::optional<daedalus::BackendKind> active)
+{
+  GstDaedalusObjectLock lock (self);
+  get_state (self).active = active;
+}
+
+static gboolean
+gst_daedalus_filter_stop (GstBaseTransform * trans)
+{
+  GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
+
+  get_state (self).backend.reset ();
+  get_state (self).refused.reset ();
+  set_active (self, std::nullopt);
+  return TRUE;
+}
+
+static daedalus::BackendKind
+backend_kind (GstDaedalusBackend setting)
+{
+  switch (setting) {
+    case GST_DAEDALUS_BACKEND_CPU:
+      return daedalus::BackendKind::Cpu;
+    case GST_DAEDALUS_BACKEND_GPU:
+      return daedalus::BackendKind::Gpu;
+    default:
+      return daedalus::BackendKind::Scalar;
+  }
+}
+
+/* Makes sure a backend for the current setting exists; on failure posts an
+ * error naming the backend and the library's reason. */
+static gboolean
+ensure_backend (GstDaedalusFilter * self)
+{
+  FilterState & state = get_state (self);
+  GstDaedalusBackend setting;
+  {
+    GstDaedalusObjectLock lock (self);
+    setting = state.setting;
+  }
+  if (state.backend && state.backend_setting == setting)
+    return TRUE;
+
+  state.backend.reset ();
+  set_active (self, std::nullopt);
+
+  std::string why_not;
+  if (setting == GST_DAEDALUS_BACKEND_AUTO) {
+    /* The gpu backend joins this ladder once the choice between it and the
+     * cpu one rests on a per-machine benchmark; until then a GPU is only used
+     * when asked for. */
+    state.backend =
+        daedalus::create_backend (daedalus::BackendKind::Cpu, &why_not);
+    if (!state.backend) {
+      GST_INFO_OBJECT (self, "no cpu backend: %s", why_not.c_str ());
+      state.backend =
+          daedalus::create_backend (daedalus::BackendKind::Scalar, &why_not);
+    }
+  } else {
+    state.backend = daedalus::create_backend (backend_kind (setting), &why_not);
+  }
+
+  if (!state.backend) {
+    if (state.refused == setting)
+      return FALSE;
+    state.refused = setting;
+    std::string name (setting == GST_DAEDALUS_BACKEND_AUTO ? "auto" :
+        daedalus::backend_name (backend_kind (setting)));
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The daedalus \"%s\" backend is not available: %s", name.c_str (),
+            why_not.c_str ()),
+        ("Set backend=auto or backend=scalar to run anyway."));
+    return FALSE;
+  }
+
+  state.backend_setting = setting;
+  state.refused.reset ();
+  set_active (self, state.backend->kind ());
+  GST_INFO_OBJECT (self, "using the %s backend",
+      std::string (daedalus::backend_name (state.backend->kind ())).c_str ());
+  return TRUE;
+}
+
+static void
+update_passthrough (GstDaedalusFilter * self, const GstVideoInfo * info,
+    gboolean negotiating)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  gboolean noop = GST_DAEDALUS_FILTER_GET_CLASS (self)->is_noop (self, info);
+
+  if (noop == gst_base_transform_is_passthrough (trans))
+    return;
+
+  GST_DEBUG_OBJECT (self, "passthrough %s", noop ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, noop);
+  /* Leaving passthrough, an out-of-place element needs an output pool again:
+   * ask for one before this buffer is processed. */
+  if (!noop && !negotiating && !gst_base_transform_is_in_place (trans))
+    gst_base_transform_reconfigure_src (trans);
+}
+
+static gboolean
+gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
+    GstVideoInfo * in_info, GstCaps *, GstVideoInfo *)
+{
+  GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
+
+  if (!ensure_backend (self))
+    return FALSE;
+
+  update_passthrough (self, in_info, TRUE);
+  return TRUE;
+}
+
+static void
+gst_daedalus_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
+
+  if (trans->segment.format == GST_FORMAT_TIME) {
+    GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, GST_BUFFER_PTS (buffer));
+    if (GST_CLOCK_TIME_IS_VALID (stream_time))
+      gst_object_sync_values (GST_OBJECT (self), stream_time);
+  }
+
+  update_passthrough (self, &GST_VIDEO_FILTER (self)->in_info, FALSE);
+}
+
+daedalus::Backend &
+gst_daedalus_filter_get_backend (GstDaedalusFilter * filter)
+{
+  return *get_state (filter).backend;
+}
+
+GstFlowReturn
+gst_daedalus_filter_check (GstDaedalusFilter * filter,
+    const daedalus::Status & status)
+{
+  if (status)
+    return GST_FLOW_OK;
+
+  GST_ELEMENT_ERROR (filter, STREAM, FAILED, ("%s", status.message ().c_str ()),
+      ("The %s backend failed on a frame.",
+          std::string (daedalus::backend_name (get_state (filter).backend->
+                      kind ())).c_str ()));
+  return GST_FLOW_ERROR;
+}
+
+daedalus::Frame
+gst_daedalus_frame_view (const GstVideoFrame * frame)
+{
+  daedalus::Frame view;
+
+  view.num_planes = GST_VIDEO_FRAME_N_COMPONENTS (frame) >= 3 ? 3 : 1;
+  for (int c = 0; c < view.num_planes; c++) {
+    view.planes[c].data =
+        static_cast<uint8_t *> (GST_VIDEO_FRAME_COMP_DATA (frame, c));
+    view.planes[c].stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
+    view.planes[c].width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
+    view.planes[c].height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
+    view.planes[c].step = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+  }
+  if (view.num_planes == 3) {
+    view.chroma_shift_x = GST_VIDEO_FORMAT_INFO_W_SUB (frame->info.finfo, 1);
+    view.chroma_shift_y = GST_VIDEO_FORMAT_INFO_H_SUB (frame->info.finfo, 1);
+  }
+  return view;
+}

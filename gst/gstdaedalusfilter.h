@@ -1,0 +1,96 @@
+/* daedalus
+ * Copyright (C) 2026 The daedalus authors
+ *
+ * This library is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 2.1 of the License, or (at
+ * your option) any later version.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GstDaedalusFilter: the abstract base of every daedalus element. It owns the
+ * caps, the backend choice and per-buffer controller sync; a subclass adds
+ * its parameters, says when they are a no-op, and makes one backend call per
+ * frame. */
+#pragma once
+
+#include <gst/video/gstvideofilter.h>
+
+#include "daedalus/backend.h"
+#include "daedalus/frame.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstDaedalusBackend:
+ * @GST_DAEDALUS_BACKEND_AUTO: the fastest backend available
+ * @GST_DAEDALUS_BACKEND_SCALAR: the scalar reference, on the streaming thread
+ * @GST_DAEDALUS_BACKEND_CPU: SIMD kernels spread over the CPU cores
+ * @GST_DAEDALUS_BACKEND_GPU: Vulkan compute shaders
+ *
+ * Which implementation of the kernels an element runs. Every backend gives
+ * the same output, bit for bit.
+ */
+typedef enum {
+  GST_DAEDALUS_BACKEND_AUTO,
+  GST_DAEDALUS_BACKEND_SCALAR,
+  GST_DAEDALUS_BACKEND_CPU,
+  GST_DAEDALUS_BACKEND_GPU,
+} GstDaedalusBackend;
+
+#define GST_TYPE_DAEDALUS_BACKEND (gst_daedalus_backend_get_type ())
+GType gst_daedalus_backend_get_type (void);
+
+#define GST_TYPE_DAEDALUS_FILTER (gst_daedalus_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter,
+    GST, DAEDALUS_FILTER, GstVideoFilter)
+
+/**
+ * GstDaedalusFilterClass:
+ * @is_noop: whether the current settings leave every frame of @info
+ *     unchanged; the element then runs in passthrough. Called on the
+ *     streaming thread; takes the object lock itself.
+ */
+struct _GstDaedalusFilterClass
+{
+  GstVideoFilterClass parent_class;
+
+  gboolean (*is_noop) (GstDaedalusFilter * filter, const GstVideoInfo * info);
+};
+
+G_END_DECLS
+
+/* The backend chosen at negotiation. Valid on the streaming thread, from
+ * set_info until the element stops: i.e. inside transform_frame[_ip]. */
+daedalus::Backend &gst_daedalus_filter_get_backend (GstDaedalusFilter * filter);
+
+/* GST_FLOW_OK for an ok status; otherwise posts an element error carrying the
+ * backend's message and returns GST_FLOW_ERROR. */
+GstFlowReturn gst_daedalus_filter_check (GstDaedalusFilter * filter,
+    const daedalus::Status & status);
+
+/* A view of a mapped frame's samples: components 0..2 (Y, U, V whatever the
+ * plane order), with the frame's strides, offsets and pixel strides, so
+ * GstVideoMeta layouts and NV12/NV21 interleaving come through. */
+daedalus::Frame gst_daedalus_frame_view (const GstVideoFrame * frame);
+
+/* Holds the object lock for a scope; never across a frame. */
+class GstDaedalusObjectLock
+{
+public:
+  explicit GstDaedalusObjectLock (gpointer object)
+      : object_ (GST_OBJECT_CAST (object))
+  {
+    GST_OBJECT_LOCK (object_);
+  }
+  ~GstDaedalusObjectLock ()
+  {
+    GST_OBJECT_UNLOCK (object_);
+  }
+  GstDaedalusObjectLock (const GstDaedalusObjectLock &) = delete;
+  GstDaedalusObjectLock & operator= (const GstDaedalusObjectLock &) = delete;
+
+private:
+  GstObject *object_;
+};

@@ -1,0 +1,135 @@
+// daedaluscdef: the common element checks plus passthrough decisions and
+// which planes each strength reaches.
+#include "daedalus/cdef.h"
+#include "element_tests.h"
+
+namespace daedalus::gsttest {
+namespace {
+
+Reference cdef_with(CdefParams params) {
+  return [params](Backend& backend, const Frame& dst, const ConstFrame& src) {
+    return backend.cdef(dst, src, params);
+  };
+}
+
+const ElementSpec kSpec = {
+    .factory = "daedaluscdef",
+    .in_place = false,
+    .params = "pri-strength=9 sec-strength=3 uv-pri-strength=5 "
+              "uv-sec-strength=2 damping=5",
+    .reference = cdef_with({.pri_strength = 9,
+                            .sec_strength = 3,
+                            .uv_pri_strength = 5,
+                            .uv_sec_strength = 2,
+                            .damping = 5}),
+    .noop_params = "pri-strength=0 sec-strength=0 uv-pri-strength=0 "
+                   "uv-sec-strength=0",
+    .numeric = {{"pri-strength", 0, 15, 4, true},
+                {"sec-strength", 0, 4, 1, true},
+                {"uv-pri-strength", 0, 15, 4, true},
+                {"uv-sec-strength", 0, 4, 1, true},
+                {"damping", 3, 6, 3, true}},
+    .enums = {},
+    .controlled = {"pri-strength",
+                   "sec-strength=0 uv-pri-strength=0 uv-sec-strength=0 "
+                   "damping=4",
+                   {0, 6, 15},
+                   [](double pri) {
+                     return cdef_with({.pri_strength = int(pri),
+                                       .sec_strength = 0,
+                                       .uv_pri_strength = 0,
+                                       .uv_sec_strength = 0,
+                                       .damping = 4});
+                   }},
+};
+
+struct NoopCase {
+  const char* props;
+  bool noop;
+};
+
+// Passthrough exactly when every strength is 0; damping alone does nothing.
+const NoopCase kNoopCases[] = {
+    {"pri-strength=0 sec-strength=0 uv-pri-strength=0 uv-sec-strength=0 "
+     "damping=6",
+     true},
+    {"pri-strength=0 sec-strength=0 uv-pri-strength=0 uv-sec-strength=1",
+     false},
+    {"pri-strength=0 sec-strength=0 uv-pri-strength=1 uv-sec-strength=0",
+     false},
+    {"pri-strength=0 sec-strength=1 uv-pri-strength=0 uv-sec-strength=0",
+     false},
+    {"pri-strength=1 sec-strength=0 uv-pri-strength=0 uv-sec-strength=0",
+     false},
+};
+
+GST_START_TEST(test_noop_decisions) {
+  const NoopCase& c = kNoopCases[__i__];
+  GstHarness* h = new_harness("daedaluscdef", c.props);
+  GstVideoInfo info = video_info("I420", 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(__i__);
+  GstBuffer* in = random_buffer(info, gen);
+  gst_buffer_ref(in);
+  GstBuffer* out = push_and_pull(h, in);
+  fail_unless_equals_int(
+      gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(h->element)),
+      c.noop);
+  fail_unless_equals_int(out == in, c.noop);
+  gst_buffer_unref(out);
+  gst_buffer_unref(in);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+// Luma strengths reach luma only, chroma strengths chroma only: the plane
+// whose strengths are 0 comes out as it went in, whatever the format.
+GST_START_TEST(test_strengths_per_plane) {
+  const char* format = kFormats[__i__ / 2];
+  const bool luma = __i__ % 2 == 0;
+  GstHarness* h = new_harness(
+      "daedaluscdef", luma ? "pri-strength=15 sec-strength=4 "
+                             "uv-pri-strength=0 uv-sec-strength=0"
+                           : "pri-strength=0 sec-strength=0 "
+                             "uv-pri-strength=15 uv-sec-strength=4");
+  GstVideoInfo info = video_info(format, 40, 24);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(__i__);
+  GstBuffer* in = random_buffer(info, gen);
+  gst_buffer_ref(in);
+  GstBuffer* out = push_and_pull(h, in);
+
+  const int n = GST_VIDEO_INFO_N_COMPONENTS(&info);
+  for (int c = 0; c < n; c++) {
+    const bool filtered = (c == 0) == luma;
+    const std::string diff = first_difference(in, out, info, c);
+    if (filtered) {
+      fail_if(diff.empty(), "%s: component %d not filtered", format, c);
+    } else {
+      fail_unless(diff.empty(), "%s: component %d changed: %s", format, c,
+                  diff.c_str());
+    }
+  }
+  gst_buffer_unref(out);
+  gst_buffer_unref(in);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+Suite* daedaluscdef_suite() {
+  Suite* s = element_suite(&kSpec);
+  TCase* tc = tcase_create("cdef");
+  suite_add_tcase(s, tc);
+  tcase_add_loop_test(tc, test_noop_decisions, 0, G_N_ELEMENTS(kNoopCases));
+  // Every format with chroma, luma strengths then chroma ones.
+  tcase_add_loop_test(tc, test_strengths_per_plane, 0, 2 * (kNumFormats - 1));
+  return s;
+}
+
+}  // namespace
+}  // namespace daedalus::gsttest
+
+int main(int argc, char** argv) {
+  return daedalus::gsttest::run_suite(
+      argc, argv, daedalus::gsttest::daedaluscdef_suite, "daedaluscdef");
+}

@@ -1,0 +1,146 @@
+// daedalusdeblock: the common element checks plus block-size syntax and
+// passthrough decisions worked out from the H.264 tables.
+#include "daedalus/deblock.h"
+#include "element_tests.h"
+
+namespace daedalus::gsttest {
+namespace {
+
+Reference deblock_with(DeblockParams params) {
+  return [params](Backend& backend, const Frame& dst, const ConstFrame&) {
+    return backend.deblock(dst, params);
+  };
+}
+
+const ElementSpec kSpec = {
+    .factory = "daedalusdeblock",
+    .in_place = true,
+    .params = "qp=40 alpha-offset=3 beta-offset=-2 chroma-qp-offset=5 bs=3 "
+              "block-size=4",
+    .reference = deblock_with({.qp = 40,
+                               .alpha_offset = 3,
+                               .beta_offset = -2,
+                               .chroma_qp_offset = 5,
+                               .bs = 3,
+                               .block_size = 4}),
+    // indexA <= 0 + 3 + 5 < 16: ALPHA is 0 in every plane.
+    .noop_params = "qp=0",
+    .numeric = {{"qp", 0, 51, 28, true},
+                {"alpha-offset", -12, 12, 0, true},
+                {"beta-offset", -12, 12, 0, true},
+                {"chroma-qp-offset", -12, 12, 0, true},
+                {"bs", 1, 4, 2, true}},
+    .enums = {{"block-size", {"4", "8", "16"}, "8", {0, 5, 12, 32}}},
+    .controlled = {"qp", "alpha-offset=2 bs=4", {0, 30, 45},
+                   [](double qp) {
+                     return deblock_with(
+                         {.qp = int(qp), .alpha_offset = 2, .bs = 4});
+                   }},
+};
+
+// block-size takes its nicks, as gst-launch-1.0 writes them, and nothing else.
+GST_START_TEST(test_block_size_syntax) {
+  GstElement* element = gst_element_factory_make("daedalusdeblock", nullptr);
+  for (int size : {16, 4, 8}) {
+    gst_util_set_object_arg(G_OBJECT(element), "block-size",
+                            std::to_string(size).c_str());
+    gint now;
+    g_object_get(element, "block-size", &now, nullptr);
+    fail_unless_equals_int(now, size);
+  }
+  gst_util_set_object_arg(G_OBJECT(element), "block-size", "5");
+  gint now;
+  g_object_get(element, "block-size", &now, nullptr);
+  fail_unless_equals_int(now, 8);
+  gst_object_unref(element);
+
+  GError* error = nullptr;
+  element = gst_parse_launch("daedalusdeblock block-size=16", &error);
+  fail_unless(element != nullptr && error == nullptr);
+  g_object_get(element, "block-size", &now, nullptr);
+  fail_unless_equals_int(now, 16);
+  gst_object_unref(element);
+
+  element = gst_parse_launch("daedalusdeblock block-size=12", &error);
+  fail_unless(error != nullptr, "block-size=12 accepted");
+  g_clear_error(&error);
+  gst_clear_object(&element);
+}
+GST_END_TEST
+
+// Passthrough exactly when ALPHA or BETA is 0 in every plane the format has
+// (Table 8-16: ALPHA[i] == 0 and BETA[i] == 0 for i < 16, non-zero above).
+struct NoopCase {
+  const char* props;
+  DeblockParams params;
+  const char* format;
+  bool noop;
+};
+
+const NoopCase kNoopCases[] = {
+    // indexA = 15 everywhere (chroma: QPc(15) = 15).
+    {"qp=15", {.qp = 15}, "I420", true},
+    // indexA = indexB = 16: ALPHA 4, BETA 3.
+    {"qp=16", {.qp = 16}, "GRAY8", false},
+    // indexB = 20 - 12 = 8 in luma and chroma (QPc(20) = 20).
+    {"qp=20 beta-offset=-12", {.qp = 20, .beta_offset = -12}, "NV12", true},
+    // Luma indexA 10; chroma qp QPc(22) = 22, so chroma is filtered...
+    {"qp=10 chroma-qp-offset=12", {.qp = 10, .chroma_qp_offset = 12}, "I420",
+     false},
+    // ...unless there is no chroma.
+    {"qp=10 chroma-qp-offset=12", {.qp = 10, .chroma_qp_offset = 12}, "GRAY8",
+     true},
+    // 4:4:4 chroma, luma filter: chroma qp QPc(24) = 24 is filtered.
+    {"qp=14 chroma-qp-offset=10 bs=4",
+     {.qp = 14, .chroma_qp_offset = 10, .bs = 4},
+     "Y444",
+     false},
+    // Offsets alone: indexA = 51 - 12 = 39, indexB = 39.
+    {"qp=51 alpha-offset=-12 beta-offset=-12",
+     {.qp = 51, .alpha_offset = -12, .beta_offset = -12},
+     "Y42B",
+     false},
+};
+
+GST_START_TEST(test_noop_decisions) {
+  const NoopCase& c = kNoopCases[__i__];
+  GstHarness* h = new_harness("daedalusdeblock", c.props);
+  GstVideoInfo info = video_info(c.format, 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(__i__);
+  GstBuffer* in = random_buffer(info, gen);
+  GstBuffer* expected =
+      expected_output(in, info, deblock_with(c.params), true);
+  gst_buffer_ref(in);
+  GstBuffer* out = push_and_pull(h, in);
+
+  fail_unless_equals_int(
+      gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(h->element)),
+      c.noop);
+  fail_unless(same_bytes(expected, out), "%s on %s: wrong output", c.props,
+              c.format);
+  // Not in passthrough, the element filters a writable copy of `in`.
+  fail_unless_equals_int(out == in, c.noop);
+  gst_buffer_unref(out);
+  gst_buffer_unref(in);
+  gst_buffer_unref(expected);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+Suite* daedalusdeblock_suite() {
+  Suite* s = element_suite(&kSpec);
+  TCase* tc = tcase_create("deblock");
+  suite_add_tcase(s, tc);
+  tcase_add_test(tc, test_block_size_syntax);
+  tcase_add_loop_test(tc, test_noop_decisions, 0, G_N_ELEMENTS(kNoopCases));
+  return s;
+}
+
+}  // namespace
+}  // namespace daedalus::gsttest
+
+int main(int argc, char** argv) {
+  return daedalus::gsttest::run_suite(
+      argc, argv, daedalus::gsttest::daedalusdeblock_suite, "daedalusdeblock");
+}

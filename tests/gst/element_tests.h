@@ -1,0 +1,59 @@
+// The checks every daedalus element must pass, driven by a description of
+// the element.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "test_util.h"
+
+namespace daedalus::gsttest {
+
+// One numeric property as ELEMENTS.md fixes it.
+struct NumericProperty {
+  const char* name;
+  double min, max, def;
+  bool controllable;
+};
+
+// One enum property: its nicks in value order, its default nick, and integer
+// values that are not among them.
+struct EnumProperty {
+  const char* name;
+  std::vector<const char*> nicks;
+  const char* def;
+  std::vector<int> invalid;
+};
+
+// A property driven by a control source: at stream times 0 s, 1 s and 2 s it
+// takes values[0..2]; values[0] must make the element a no-op.
+struct ControlledProperty {
+  const char* name;
+  const char* fixed;  // the other settings, "name=value ..."
+  double values[3];
+  std::function<Reference(double)> reference;
+};
+
+struct ElementSpec {
+  const char* factory;
+  bool in_place;
+  // Non-default settings that change the picture, and the library call with
+  // the same settings.
+  const char* params;
+  Reference reference;
+  // Settings that make the element a no-op.
+  const char* noop_params;
+  std::vector<NumericProperty> numeric;
+  std::vector<EnumProperty> enums;
+  ControlledProperty controlled;
+};
+
+// A suite with the common checks of `spec`, which must outlive it; each
+// element's test adds its own cases.
+Suite* element_suite(const ElementSpec* spec);
+
+// Runs `suite` as gst-check does, in a registry holding only the plugin
+// under test.
+int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name);
+
+}  // namespace daedalus::gsttest

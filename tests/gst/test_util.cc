@@ -1,0 +1,258 @@
+#include "test_util.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace daedalus::gsttest {
+
+Frame frame_view(const GstVideoFrame& frame) {
+  const GstVideoInfo* info = &frame.info;
+  Frame v;
+  v.num_planes = GST_VIDEO_INFO_N_COMPONENTS(info) == 1 ? 1 : 3;
+  for (int c = 0; c < v.num_planes; c++) {
+    const int plane = GST_VIDEO_INFO_COMP_PLANE(info, c);
+    v.planes[c].data = static_cast<uint8_t*>(frame.data[plane]) +
+                       GST_VIDEO_INFO_COMP_POFFSET(info, c);
+    v.planes[c].stride = GST_VIDEO_INFO_PLANE_STRIDE(info, plane);
+    v.planes[c].width = GST_VIDEO_INFO_COMP_WIDTH(info, c);
+    v.planes[c].height = GST_VIDEO_INFO_COMP_HEIGHT(info, c);
+    v.planes[c].step = GST_VIDEO_INFO_COMP_PSTRIDE(info, c);
+  }
+  if (v.num_planes == 3) {
+    v.chroma_shift_x = GST_VIDEO_FORMAT_INFO_W_SUB(info->finfo, 1);
+    v.chroma_shift_y = GST_VIDEO_FORMAT_INFO_H_SUB(info->finfo, 1);
+  }
+  return v;
+}
+
+namespace {
+
+void fill_random(GstBuffer* buffer, std::mt19937& gen) {
+  GstMapInfo map;
+  fail_unless(gst_buffer_map(buffer, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++) map.data[i] = uint8_t(gen() >> 24);
+  gst_buffer_unmap(buffer, &map);
+}
+
+// Samples made to exercise the filters: 4x4 blocks of random levels (edges
+// of every strength), a little noise inside them, clamped at 0 and 255, and
+// one sample in 32 an outlier of any value.
+void fill_samples(GstBuffer* buffer, const GstVideoInfo& info,
+                  std::mt19937& gen) {
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
+  const Frame v = frame_view(frame);
+  std::uniform_int_distribution<int> level(0, 255), noise(-3, 3), pick(0, 31);
+  for (int c = 0; c < v.num_planes; c++) {
+    const Plane& plane = v.planes[c];
+    const int blocks_x = (plane.width + 3) / 4;
+    std::vector<int> levels(blocks_x * ((plane.height + 3) / 4));
+    for (int& l : levels) l = level(gen);
+    for (int y = 0; y < plane.height; y++) {
+      for (int x = 0; x < plane.width; x++) {
+        const int value = pick(gen) == 0
+                              ? level(gen)
+                              : levels[(y / 4) * blocks_x + x / 4] + noise(gen);
+        plane.at(x, y) = uint8_t(std::clamp(value, 0, 255));
+      }
+    }
+  }
+  gst_video_frame_unmap(&frame);
+}
+
+int plane_height(const GstVideoInfo& info, int plane) {
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS(&info); c++)
+    if (int(GST_VIDEO_INFO_COMP_PLANE(&info, c)) == plane)
+      return GST_VIDEO_INFO_COMP_HEIGHT(&info, c);
+  return 0;
+}
+
+}  // namespace
+
+uint32_t seed() {
+  static const uint32_t s = [] {
+    const char* env = g_getenv("DAEDALUS_TEST_SEED");
+    const uint32_t value =
+        env ? uint32_t(std::strtoul(env, nullptr, 0)) : std::random_device{}();
+    g_print("DAEDALUS_TEST_SEED=%u\n", value);
+    return value;
+  }();
+  return s;
+}
+
+std::mt19937 rng(uint32_t salt) {
+  std::seed_seq seq{seed(), salt};
+  return std::mt19937(seq);
+}
+
+GstVideoInfo video_info(const char* format, int width, int height) {
+  GstVideoInfo info;
+  fail_unless(gst_video_info_set_format(
+      &info, gst_video_format_from_string(format), width, height));
+  GST_VIDEO_INFO_FPS_N(&info) = 30;
+  GST_VIDEO_INFO_FPS_D(&info) = 1;
+  return info;
+}
+
+GstCaps* video_caps(const char* format, int width, int height) {
+  GstVideoInfo info = video_info(format, width, height);
+  return gst_video_info_to_caps(&info);
+}
+
+GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  fill_random(buffer, gen);
+  fill_samples(buffer, info, gen);
+  return buffer;
+}
+
+GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
+                                   std::mt19937& gen) {
+  const int n_planes = GST_VIDEO_INFO_N_PLANES(&info);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = {};
+  gint strides[GST_VIDEO_MAX_PLANES] = {};
+  gsize size = 5;  // a gap before the first plane
+  for (int p = n_planes - 1; p >= 0; p--) {
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + row_padding;
+    offsets[p] = size;
+    size += gsize(strides[p]) * plane_height(info, p) + 11;
+  }
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, size, nullptr);
+  fill_random(buffer, gen);
+  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
+                                 GST_VIDEO_INFO_FORMAT(&info),
+                                 GST_VIDEO_INFO_WIDTH(&info),
+                                 GST_VIDEO_INFO_HEIGHT(&info), n_planes,
+                                 offsets, strides);
+  fill_samples(buffer, info, gen);
+  return buffer;
+}
+
+GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
+                           const Reference& reference, bool in_place) {
+  std::string why_not;
+  auto backend = create_backend(BackendKind::Scalar, &why_not);
+  fail_unless(backend != nullptr, "no scalar backend: %s", why_not.c_str());
+
+  GstVideoFrame src, dst;
+  Status status;
+  GstBuffer* out;
+  if (in_place) {
+    out = gst_buffer_copy_deep(in);
+    fail_unless(gst_video_frame_map(&dst, &info, out, GST_MAP_READWRITE));
+    const Frame v = frame_view(dst);
+    status = reference(*backend, v, v);
+    gst_video_frame_unmap(&dst);
+  } else {
+    out = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+    fail_unless(gst_video_frame_map(&src, &info, in, GST_MAP_READ));
+    fail_unless(gst_video_frame_map(&dst, &info, out, GST_MAP_WRITE));
+    status = reference(*backend, frame_view(dst), frame_view(src));
+    gst_video_frame_unmap(&dst);
+    gst_video_frame_unmap(&src);
+  }
+  fail_unless(status.is_ok(), "scalar backend failed: %s",
+              status.message().c_str());
+  return out;
+}
+
+std::string first_difference(GstBuffer* expected, GstBuffer* actual,
+                             const GstVideoInfo& info, int component) {
+  GstVideoFrame e, a;
+  fail_unless(gst_video_frame_map(&e, &info, expected, GST_MAP_READ));
+  fail_unless(gst_video_frame_map(&a, &info, actual, GST_MAP_READ));
+  const Frame ve = frame_view(e), va = frame_view(a);
+  std::string diff;
+  for (int c = 0; c < ve.num_planes && diff.empty(); c++) {
+    if (component >= 0 && c != component) continue;
+    const Plane &pe = ve.planes[c], &pa = va.planes[c];
+    for (int y = 0; y < pe.height && diff.empty(); y++) {
+      for (int x = 0; x < pe.width; x++) {
+        if (pe.at(x, y) != pa.at(x, y)) {
+          diff = "component " + std::to_string(c) + " at (" +
+                 std::to_string(x) + ", " + std::to_string(y) +
+                 "): expected " + std::to_string(pe.at(x, y)) + ", got " +
+                 std::to_string(pa.at(x, y));
+          break;
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap(&a);
+  gst_video_frame_unmap(&e);
+  return diff;
+}
+
+bool same_bytes(GstBuffer* a, GstBuffer* b) {
+  GstMapInfo ma, mb;
+  fail_unless(gst_buffer_map(a, &ma, GST_MAP_READ));
+  fail_unless(gst_buffer_map(b, &mb, GST_MAP_READ));
+  const bool same =
+      ma.size == mb.size && std::memcmp(ma.data, mb.data, ma.size) == 0;
+  gst_buffer_unmap(b, &mb);
+  gst_buffer_unmap(a, &ma);
+  return same;
+}
+
+void set_properties(GstElement* element, const char* assignments) {
+  gchar** parts = g_strsplit_set(assignments, " ", -1);
+  for (gchar** part = parts; *part; part++) {
+    if (**part == '\0') continue;
+    gchar** kv = g_strsplit(*part, "=", 2);
+    fail_unless(kv[0] && kv[1], "not name=value: %s", *part);
+    GParamSpec* pspec =
+        g_object_class_find_property(G_OBJECT_GET_CLASS(element), kv[0]);
+    fail_unless(pspec != nullptr, "no property %s", kv[0]);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, pspec->value_type);
+    fail_unless(gst_value_deserialize_with_pspec(&value, kv[1], pspec),
+                "cannot set %s to %s", kv[0], kv[1]);
+    g_object_set_property(G_OBJECT(element), kv[0], &value);
+    g_value_unset(&value);
+    g_strfreev(kv);
+  }
+  g_strfreev(parts);
+}
+
+GstHarness* new_harness(const char* factory, const char* properties) {
+  GstElement* element = gst_element_factory_make(factory, nullptr);
+  fail_unless(element != nullptr, "no %s element", factory);
+  set_properties(element, properties);
+  GstHarness* h = gst_harness_new_with_element(element, "sink", "src");
+  gst_object_unref(element);
+  return h;
+}
+
+std::string active_backend(GstElement* element) {
+  gchar* name = nullptr;
+  g_object_get(element, "active-backend", &name, nullptr);
+  std::string s = name ? name : "(null)";
+  g_free(name);
+  return s;
+}
+
+GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in) {
+  const GstFlowReturn ret = gst_harness_push(h, in);
+  if (ret != GST_FLOW_OK) {
+    // Say why, when the test gave the element a bus to post on.
+    std::string why;
+    if (GstBus* bus = gst_element_get_bus(h->element)) {
+      if (GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)) {
+        GError* error = nullptr;
+        gst_message_parse_error(msg, &error, nullptr);
+        why = error->message;
+        g_error_free(error);
+        gst_message_unref(msg);
+      }
+      gst_object_unref(bus);
+    }
+    fail("push returned %s %s", gst_flow_get_name(ret), why.c_str());
+  }
+  GstBuffer* out = gst_harness_try_pull(h);
+  fail_unless(out != nullptr, "no output buffer");
+  return out;
+}
+
+}  // namespace daedalus::gsttest

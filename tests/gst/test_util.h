@@ -1,0 +1,83 @@
+// Helpers for the element tests: buffers laid out as GStreamer lays them
+// out, the kernel library's scalar output as the expected result, and frame
+// comparisons.
+#pragma once
+
+// Standard headers first: libcheck (inside gstcheck.h) defines a fail()
+// macro that would break std::basic_ios::fail().
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "daedalus/backend.h"
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+namespace daedalus::gsttest {
+
+inline constexpr const char* kFormats[] = {"I420", "YV12", "Y42B", "Y444",
+                                           "NV12", "NV21", "GRAY8"};
+inline constexpr int kNumFormats = G_N_ELEMENTS(kFormats);
+
+// The run's seed: $DAEDALUS_TEST_SEED if set, else random; printed once so a
+// failure can be replayed.
+uint32_t seed();
+// A generator of its own for each test (salt: e.g. the loop index).
+std::mt19937 rng(uint32_t salt);
+
+GstVideoInfo video_info(const char* format, int width, int height);
+// (transfer full)
+GstCaps* video_caps(const char* format, int width, int height);
+
+// The test's own reading of a mapped frame (plane base + component offset,
+// spelled differently from the element's GST_VIDEO_FRAME_COMP_DATA on
+// purpose): component 0 luma, 1 U, 2 V.
+Frame frame_view(const GstVideoFrame& frame);
+
+// A buffer in the default layout of `info`: random samples with edges and
+// flat areas (see fill_samples), random bytes between them.
+GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen);
+// The same kind of frame in a layout of its own, described by a GstVideoMeta:
+// every row `row_padding` bytes longer, planes in reverse order with gaps
+// between them.
+GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
+                                   std::mt19937& gen);
+
+// The kernel library on a whole frame: `dst` has the format and size of
+// `src`. An in-place kernel reads and writes `dst`, which holds the input.
+using Reference =
+    std::function<Status(Backend&, const Frame& dst, const ConstFrame& src)>;
+
+// The scalar backend's output for `in` (with `info`'s format and size). In
+// place: a deep copy of `in` (same layout, metas and all) filtered in place.
+// Out of place: a new buffer in the default layout of `info`.
+GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
+                           const Reference& reference, bool in_place);
+
+// Empty when every sample of the two frames (mapped with `info`, their
+// GstVideoMeta honoured) is equal, in `component` or (-1) all of them; else
+// the first difference, as text.
+std::string first_difference(GstBuffer* expected, GstBuffer* actual,
+                             const GstVideoInfo& info, int component = -1);
+// True when the two buffers hold the same bytes, padding included.
+bool same_bytes(GstBuffer* a, GstBuffer* b);
+
+// Sets "name=value name=value ..." as gst-launch-1.0 would.
+void set_properties(GstElement* element, const char* assignments);
+
+// A harness around a new `factory` element that got `properties` while in
+// NULL (so also backend, which is read at negotiation).
+GstHarness* new_harness(const char* factory, const char* properties);
+
+// The element's active-backend property.
+std::string active_backend(GstElement* element);
+
+// Pushes `in` (transfer full) and pulls the output, failing the test when
+// the push fails or nothing comes out.
+GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in);
+
+}  // namespace daedalus::gsttest
