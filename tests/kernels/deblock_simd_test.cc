@@ -1,2 +1,394 @@
-// PLACEHOLDER: bit-exactness of the deblock SIMD kernels, per target.
+// Bit-exactness of the deblock SIMD kernels against the scalar reference, once
+// per Highway target: random and adversarial content, every parameter value,
+// odd sizes and strides, interleaved chroma (step 2), guard bytes, and the
+// sub-range calls the DSP contract allows.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "daedalus/deblock.h"
 #include "simd_targets.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+DAEDALUS_SIMD_TEST_SUITE(DeblockSimd);
+
+constexpr int kBlockSizes[] = {4, 8, 16};
+
+struct Tables {
+  DeblockDsp ref, simd;
+  Tables() {
+    deblock_dsp_init_ref(&ref);
+    deblock_dsp_init(&simd);
+  }
+};
+
+int in(std::mt19937& gen, int lo, int hi) {
+  return std::uniform_int_distribution<int>(lo, hi)(gen);
+}
+
+DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
+                                bool chroma, int block) {
+  DeblockPlaneParams pp;
+  pp.alpha = alpha;
+  pp.beta = beta;
+  pp.tc0 = tc0;
+  pp.bs = bs;
+  pp.block_size = block;
+  pp.chroma_filter = chroma;
+  return pp;
+}
+
+// Any plane parameters deblock_plane_params can produce, inactive ones too.
+DeblockPlaneParams random_plane_params(std::mt19937& gen) {
+  const int index_a = in(gen, 0, 51), bs = in(gen, 1, 4);
+  return plane_params(kH264Alpha[index_a], kH264Beta[in(gen, 0, 51)],
+                      bs < 4 ? kH264Tc0[index_a][bs - 1] : 0, bs,
+                      in(gen, 0, 1) == 1, kBlockSizes[in(gen, 0, 2)]);
+}
+
+std::string describe(const DeblockPlaneParams& pp) {
+  std::ostringstream s;
+  s << "alpha " << pp.alpha << " beta " << pp.beta << " tc0 " << pp.tc0
+    << " bs " << pp.bs << " block " << pp.block_size << " chroma "
+    << pp.chroma_filter;
+  return s.str();
+}
+
+std::string describe(const DeblockParams& p) {
+  std::ostringstream s;
+  s << "qp " << p.qp << " offsets " << p.alpha_offset << "/" << p.beta_offset
+    << "/" << p.chroma_qp_offset << " bs " << p.bs << " block " << p.block_size;
+  return s.str();
+}
+
+// Sample values around a block grid that straddle the filter's thresholds:
+// blocks differ by alpha - 1, alpha, (alpha >> 2) + 1 or (alpha >> 2) + 2 and
+// neighbouring samples by 0, 1, beta - 1 or beta, around 0, 64, 128 or 255.
+void fill_thresholds(Image& image, std::mt19937& gen,
+                     const DeblockPlaneParams& pp) {
+  const int a = pp.alpha, b = pp.beta, n = a / 4;
+  const int steps[] = {0, a - 1, a, n + 1, n + 2, -(a - 1), -a, -(n + 1)};
+  const int jitters[] = {0, b - 1, b, 1};
+  const int base = std::array{0, 128, 255, 64}[in(gen, 0, 3)];
+  std::vector<int> block_steps(64);
+  for (int& s : block_steps) s = steps[in(gen, 0, 7)];
+  test::fill(image, [&](int, int x, int y) {
+    const int block = (x / pp.block_size * 7 + y / pp.block_size * 3) % 64;
+    const int v = base + block_steps[block] +
+                  jitters[in(gen, 0, 3)] * (in(gen, 0, 1) ? 1 : -1);
+    return uint8_t(std::clamp(v, 0, 255));
+  });
+}
+
+// Blocks of near-constant level, levels `jump` apart at most.
+void fill_blocky(Image& image, std::mt19937& gen, int block, int jump) {
+  const int center = in(gen, 0, 255);
+  std::vector<int> levels(97);
+  for (int& l : levels) l = center + in(gen, -jump, jump);
+  test::fill(image, [&](int p, int x, int y) {
+    const int level = levels[(p * 31 + x / block * 7 + y / block * 13) % 97];
+    return uint8_t(std::clamp(level + in(gen, -2, 2), 0, 255));
+  });
+}
+
+// One of many content kinds, adversarial ones included.
+void fill_any(Image& image, std::mt19937& gen, const DeblockPlaneParams& pp) {
+  switch (in(gen, 0, 6)) {
+    case 0:
+      return test::fill_random(image, gen);
+    case 1:
+      return test::fill_near(image, gen, in(gen, 0, 255), in(gen, 1, 20));
+    case 2:  // saturation at either end
+      return test::fill_near(image, gen, in(gen, 0, 1) * 255, in(gen, 1, 20));
+    case 3:
+      return fill_blocky(image, gen, pp.block_size, in(gen, 1, 40));
+    case 4: {
+      // Extremes in stripes, checkerboards or blocks; with 1 or 254 the edges
+      // pass alpha 255 and the deltas clip hardest.
+      const int sx = in(gen, 0, 3), sy = in(gen, 0, 3);
+      const int dark = in(gen, 0, 1), bright = 255 - in(gen, 0, 1);
+      return test::fill(image, [&](int, int x, int y) {
+        return uint8_t(((x >> sx) + (y >> sy)) % 2 ? bright : dark);
+      });
+    }
+    case 5: {
+      const int value = in(gen, 0, 1) ? 255 : in(gen, 0, 1) * 254;
+      return test::fill(image, [&](int, int, int) { return uint8_t(value); });
+    }
+    default:
+      return fill_thresholds(image, gen, pp);
+  }
+}
+
+// Runs `run` on plane `p` of two copies of `input`, with the reference and
+// with the SIMD table. Empty when the results agree sample for sample and no
+// padding byte changed; else what went wrong.
+std::string compare(
+    const Tables& t, const Image& input, int p,
+    const std::function<void(const DeblockDsp&, const Plane&)>& run) {
+  Image expected = input, actual = input;
+  run(t.ref, expected.frame().planes[p]);
+  run(t.simd, actual.frame().planes[p]);
+  const std::string diff = test::first_difference(expected, actual);
+  if (!diff.empty()) return diff;
+  if (!test::guards_intact(actual)) return "padding written";
+  return {};
+}
+
+void vertical(const DeblockDsp& dsp, const Plane& plane,
+              const DeblockPlaneParams& pp) {
+  dsp.vertical_edges(plane, pp, 0, plane.height);
+}
+
+void horizontal(const DeblockDsp& dsp, const Plane& plane,
+                const DeblockPlaneParams& pp) {
+  dsp.horizontal_edges(plane, pp, 0, plane.width);
+}
+
+// Checks each pass on its own, then both, on plane `p` of `image`.
+void expect_plane_matches(const Tables& t, const Image& image, int p,
+                          const DeblockPlaneParams& pp) {
+  using namespace std::placeholders;
+  const ConstPlane plane = image.frame().planes[p];
+  SCOPED_TRACE(testing::Message()
+               << pixel_format_name(image.format()) << " plane " << p << " "
+               << plane.width << "x" << plane.height << " step " << plane.step
+               << " stride " << plane.stride << ", " << describe(pp));
+  EXPECT_EQ(compare(t, image, p, std::bind(vertical, _1, _2, pp)), "")
+      << "vertical edges";
+  EXPECT_EQ(compare(t, image, p, std::bind(horizontal, _1, _2, pp)), "")
+      << "horizontal edges";
+  EXPECT_EQ(compare(t, image, p,
+                    [&](const DeblockDsp& dsp, const Plane& plane) {
+                      vertical(dsp, plane, pp);
+                      horizontal(dsp, plane, pp);
+                    }),
+            "")
+      << "both passes";
+}
+
+TEST_P(DeblockSimd, LadderPicksSimd) {
+  const Tables t;
+  EXPECT_NE(t.simd.vertical_edges, t.ref.vertical_edges);
+  EXPECT_NE(t.simd.horizontal_edges, t.ref.horizontal_edges);
+}
+
+// Random sizes from 1x1 to a few hundred, row padding, planar and interleaved
+// planes, every filter and content kind.
+TEST_P(DeblockSimd, RandomPlanes) {
+  const Tables t;
+  std::mt19937 gen = test::rng(1);
+  for (int iter = 0; iter < 300; iter++) {
+    const bool small = iter % 3 != 0;
+    const int w = in(gen, 1, small ? 40 : 300);
+    const int h = in(gen, 1, small ? 40 : 200);
+    const DeblockPlaneParams pp = random_plane_params(gen);
+    // NV12 and NV21 give step-2 planes.
+    const PixelFormat format =
+        std::array{PixelFormat::GRAY8, PixelFormat::NV12, PixelFormat::NV21,
+                   PixelFormat::I420}[in(gen, 0, 3)];
+    const int p = format == PixelFormat::GRAY8 ? 0 : in(gen, 1, 2);
+    const int scale = format == PixelFormat::GRAY8 ? 1 : 2;
+    Image image(format, w * scale, h * scale, in(gen, 0, 40));
+    fill_any(image, gen, pp);
+    expect_plane_matches(t, image, p, pp);
+    if (HasFailure()) return;
+  }
+}
+
+// Every alpha, beta and tc0 the tables hold, with every bs, block size and
+// filter.
+TEST_P(DeblockSimd, EveryPlaneParameter) {
+  const Tables t;
+  std::mt19937 gen = test::rng(2);
+  for (int index = 0; index < 52; index++)
+    for (int bs = 1; bs <= 4; bs++)
+      for (int block : kBlockSizes)
+        for (bool chroma : {false, true}) {
+          const int index_b = (index + in(gen, -3, 3) + 52) % 52;
+          const DeblockPlaneParams pp = plane_params(
+              kH264Alpha[index], kH264Beta[index_b],
+              bs < 4 ? kH264Tc0[index][bs - 1] : 0, bs, chroma, block);
+          Image image(PixelFormat::GRAY8, in(gen, 20, 70), in(gen, 20, 50),
+                      in(gen, 0, 3));
+          if (bs % 2)
+            fill_thresholds(image, gen, pp);
+          else
+            fill_blocky(image, gen, block, in(gen, 1, 40));
+          expect_plane_matches(t, image, 0, pp);
+          if (HasFailure()) return;
+        }
+}
+
+// Each DeblockParams field over its whole range, the others random, through
+// deblock_frame on every pixel format.
+TEST_P(DeblockSimd, EveryFrameParameter) {
+  const Tables t;
+  std::mt19937 gen = test::rng(3);
+  const auto random_params = [&] {
+    return DeblockParams{in(gen, 20, 51),  in(gen, -12, 12),
+                         in(gen, -12, 12), in(gen, -12, 12),
+                         in(gen, 1, 4),    kBlockSizes[in(gen, 0, 2)]};
+  };
+  std::vector<DeblockParams> cases;
+  const auto add = [&](int DeblockParams::*field, int value) {
+    cases.push_back(random_params());
+    cases.back().*field = value;
+  };
+  for (int v = 0; v <= 51; v++) add(&DeblockParams::qp, v);
+  for (int v = -12; v <= 12; v++) {
+    add(&DeblockParams::alpha_offset, v);
+    add(&DeblockParams::beta_offset, v);
+    add(&DeblockParams::chroma_qp_offset, v);
+  }
+  for (int v = 1; v <= 4; v++) add(&DeblockParams::bs, v);
+  for (int v : kBlockSizes) add(&DeblockParams::block_size, v);
+
+  for (size_t i = 0; i < cases.size(); i++) {
+    const DeblockParams& params = cases[i];
+    const PixelFormat format = kAllPixelFormats[i % 7];
+    Image input(format, in(gen, 1, 90), in(gen, 1, 60), in(gen, 0, 5));
+    fill_blocky(input, gen, params.block_size, in(gen, 1, 30));
+    Image expected = input, actual = input;
+    deblock_frame(t.ref, expected.frame(), params);
+    deblock_frame(t.simd, actual.frame(), params);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << pixel_format_name(format) << " " << input.width() << "x"
+        << input.height() << ", " << describe(params);
+    ASSERT_TRUE(test::guards_intact(actual)) << describe(params);
+  }
+}
+
+// Lines through one edge (block size 4, the edge at 4) that cover every
+// (p0, q0) pair with random p3..p1, q1..q3 near them: the 8-bit delta, p1/q1
+// and averaging arithmetic against the reference's 16-bit sums, lane by lane.
+// Pass 2 sees the lines as columns, pass 1 (through its transposes) as rows.
+TEST_P(DeblockSimd, EveryP0Q0Pair) {
+  const Tables t;
+  std::mt19937 gen = test::rng(4);
+  constexpr int kLines = 256 * 256;
+  std::vector<std::array<uint8_t, 8>> lines(kLines);
+  for (int i = 0; i < kLines; i++) {
+    const int p0 = i & 255, q0 = i >> 8;
+    auto near = [&](int v, int spread) {
+      return uint8_t(std::clamp(v + in(gen, -spread, spread), 0, 255));
+    };
+    lines[i] = {near(p0, 30), near(p0, 20), near(p0, 18), uint8_t(p0),
+                uint8_t(q0),  near(q0, 18), near(q0, 20), near(q0, 30)};
+  }
+  const DeblockPlaneParams cases[] = {
+      plane_params(255, 18, 25, 3, false, 4),  // widest tc: 25 + 2
+      plane_params(255, 18, 0, 1, false, 4),
+      plane_params(101, 14, 9, 2, false, 4),
+      plane_params(255, 18, 25, 3, true, 4),
+      plane_params(255, 18, 0, 4, false, 4),
+      plane_params(203, 17, 0, 4, true, 4),
+  };
+  for (const DeblockPlaneParams& pp : cases)
+    for (bool as_rows : {false, true}) {
+      const int w = as_rows ? 8 : kLines, h = as_rows ? kLines : 8;
+      Image image(PixelFormat::GRAY8, w, h, 1);
+      test::fill(image, [&](int, int x, int y) {
+        return as_rows ? lines[y][x] : lines[x][y];
+      });
+      const auto run = as_rows ? vertical : horizontal;
+      using namespace std::placeholders;
+      ASSERT_EQ(compare(t, image, 0, std::bind(run, _1, _2, pp)), "")
+          << describe(pp) << (as_rows ? ", rows" : ", columns");
+    }
+}
+
+// Cuts [0, n) into up to 5 pieces, empty ones included, in random order.
+std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen) {
+  std::vector<int> cuts = {0, n};
+  for (int i = 0; i < 4; i++) cuts.push_back(in(gen, 0, n));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::pair<int, int>> pieces;
+  for (size_t i = 0; i + 1 < cuts.size(); i++)
+    pieces.push_back({cuts[i], cuts[i + 1]});
+  std::shuffle(pieces.begin(), pieces.end(), gen);
+  return pieces;
+}
+
+// Bands of rows (pass 1) and of columns (pass 2) at any offsets, as threads
+// call them, match the reference run on the whole plane.
+TEST_P(DeblockSimd, SubRangesMatchWholePlane) {
+  const Tables t;
+  std::mt19937 gen = test::rng(5);
+  for (int iter = 0; iter < 80; iter++) {
+    const DeblockPlaneParams pp = random_plane_params(gen);
+    const bool nv12 = iter % 2;
+    const int w = in(gen, 1, 200), h = in(gen, 1, 120);
+    Image image(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
+                w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
+    fill_any(image, gen, pp);
+    const int p = nv12 ? in(gen, 1, 2) : 0;
+    Image expected = image, actual = image;
+    const Plane whole = expected.frame().planes[p];
+    vertical(t.ref, whole, pp);
+    horizontal(t.ref, whole, pp);
+    const Plane plane = actual.frame().planes[p];
+    for (auto [begin, end] : random_pieces(plane.height, gen))
+      t.simd.vertical_edges(plane, pp, begin, end);
+    for (auto [begin, end] : random_pieces(plane.width, gen))
+      t.simd.horizontal_edges(plane, pp, begin, end);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << plane.width << "x" << plane.height << " step " << plane.step << ", "
+        << describe(pp);
+    ASSERT_TRUE(test::guards_intact(actual));
+  }
+}
+
+// A plane stored bottom row first (negative stride) filters like any other.
+TEST_P(DeblockSimd, NegativeStride) {
+  const Tables t;
+  std::mt19937 gen = test::rng(6);
+  for (int iter = 0; iter < 20; iter++) {
+    const DeblockPlaneParams pp = random_plane_params(gen);
+    const int w = in(gen, 1, 150), h = in(gen, 1, 100);
+    Image image(PixelFormat::GRAY8, w, h, in(gen, 0, 4));
+    fill_any(image, gen, pp);
+    EXPECT_EQ(compare(t, image, 0,
+                      [&](const DeblockDsp& dsp, Plane plane) {
+                        plane.data += (plane.height - 1) * plane.stride;
+                        plane.stride = -plane.stride;
+                        vertical(dsp, plane, pp);
+                        horizontal(dsp, plane, pp);
+                      }),
+              "")
+        << w << "x" << h << ", " << describe(pp);
+  }
+}
+
+// A full-HD I420 frame with every edge filtered (qp 51, smooth content), the
+// configuration the speed target is set for, and its bs 4 counterpart.
+TEST_P(DeblockSimd, FullHdFrame) {
+  const Tables t;
+  std::mt19937 gen = test::rng(7);
+  Image input(PixelFormat::I420, 1920, 1080, 32);
+  test::fill(input, [&](int, int x, int y) {
+    return uint8_t(100 + (x + y) / 64 + in(gen, 0, 4));
+  });
+  for (int bs : {2, 4}) {
+    const DeblockParams params{51, 0, 0, 0, bs, 4};
+    Image expected = input, actual = input;
+    deblock_frame(t.ref, expected.frame(), params);
+    deblock_frame(t.simd, actual.frame(), params);
+    ASSERT_EQ(test::first_difference(expected, actual), "") << describe(params);
+    ASSERT_TRUE(test::guards_intact(actual));
+    ASSERT_FALSE(actual.same_samples(input)) << "the filter must engage";
+  }
+}
+
+}  // namespace
+}  // namespace daedalus
