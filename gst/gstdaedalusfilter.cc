@@ -18,6 +18,14 @@
  * picks the kernel backend when caps are negotiated (#GstDaedalusFilter:backend),
  * syncs controlled properties to each buffer's stream time and runs in
  * passthrough while the settings are a no-op.
+ *
+ * On the gpu backend the element proposes upstream a buffer pool whose
+ * frames live in Vulkan memory the GPU reads and writes in place, and takes
+ * its output buffers from such a pool (downstream's, when that is another
+ * daedalus element on the gpu backend): a frame from it is filtered with no
+ * copy (#GstDaedalusFilter:zero-copy-frames counts those), a frame in other
+ * memory is copied in once. The other backends never propose it: on the
+ * Raspberry Pi 5 the CPU reads that memory uncached.
  */
 
 #include "gstdaedalusfilter.h"
@@ -25,6 +33,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+
+#include "daedalus/backend_gpu.h"
+#include "gstdaedalusvkallocator.h"
+#include "gstdaedalusvkbufferpool.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_daedalus_filter_debug);
 #define GST_CAT_DEFAULT gst_daedalus_filter_debug
@@ -34,6 +46,7 @@ enum
   PROP_0,
   PROP_BACKEND,
   PROP_ACTIVE_BACKEND,
+  PROP_ZERO_COPY_FRAMES,
 };
 
 #define DEFAULT_PROP_BACKEND GST_DAEDALUS_BACKEND_AUTO
@@ -80,13 +93,25 @@ namespace
     /* Guarded by the object lock. */
     GstDaedalusBackend setting = DEFAULT_PROP_BACKEND;
     std::optional<daedalus::BackendKind> active;
+    guint64 zero_copy_frames = 0;
 
     /* Streaming thread (and stop, once streaming has stopped). */
-    std::unique_ptr<daedalus::Backend> backend;
+    std::shared_ptr<daedalus::Backend> backend;
     GstDaedalusBackend backend_setting = DEFAULT_PROP_BACKEND;
+    /* On the gpu backend: the same backend, and the allocator of the buffer
+     * pools (which share the backend: their buffers may outlive it here). */
+    std::shared_ptr<daedalus::GpuBackend> gpu;
+    GstAllocator *allocator = nullptr;
     /* A setting whose failure has been posted already: every later caps
      * event fails the same way, and one error message says it. */
     std::optional<GstDaedalusBackend> refused;
+
+    void drop_backend ()
+    {
+      gst_clear_object (&allocator);
+      gpu.reset ();
+      backend.reset ();
+    }
   };
 
   struct GstDaedalusFilterPrivate
@@ -112,7 +137,12 @@ static void gst_daedalus_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_daedalus_filter_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+static gboolean gst_daedalus_filter_start (GstBaseTransform * trans);
 static gboolean gst_daedalus_filter_stop (GstBaseTransform * trans);
+static gboolean gst_daedalus_filter_propose_allocation (GstBaseTransform *
+    trans, GstQuery * decide_query, GstQuery * query);
+static gboolean gst_daedalus_filter_decide_allocation (GstBaseTransform *
+    trans, GstQuery * query);
 static void gst_daedalus_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 static gboolean gst_daedalus_filter_set_info (GstVideoFilter * vfilter,
@@ -162,10 +192,35 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
           "\"none\" while not negotiated", "none",
           (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
+  /**
+   * GstDaedalusFilter:zero-copy-frames:
+   *
+   * Frames the gpu backend filtered wholly in place: every plane it read and
+   * wrote lay in Vulkan memory of its own device (the buffer pool this
+   * element proposes upstream, its output pool), so nothing was copied.
+   * Frames in other memory, another daedalus element's pool included (they
+   * are copied in, and out again by an in-place element), and frames the GPU
+   * had nothing to do on are not counted. Counted since the element last
+   * started; 0 on the other backends.
+   */
+  g_object_class_install_property (gobject_class, PROP_ZERO_COPY_FRAMES,
+      g_param_spec_uint64 ("zero-copy-frames", "Zero-copy frames",
+          "Frames the gpu backend filtered wholly in place in its Vulkan "
+          "memory, with no copy in or out: frames from the buffer pool this "
+          "element proposes upstream on the gpu backend. Counted since the "
+          "element started; 0 on other backends",
+          0, G_MAXUINT64, 0,
+          (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
 
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_daedalus_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_daedalus_filter_stop);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_daedalus_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_daedalus_filter_decide_allocation);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_daedalus_filter_before_transform);
   /* In passthrough the settings are a no-op: skip the in-place call too. */
@@ -189,6 +244,7 @@ gst_daedalus_filter_finalize (GObject * object)
 {
   auto priv = static_cast<GstDaedalusFilterPrivate *>
       (gst_daedalus_filter_get_instance_private (GST_DAEDALUS_FILTER (object)));
+  priv->state->drop_backend ();
   delete priv->state;
 
   G_OBJECT_CLASS (gst_daedalus_filter_parent_class)->finalize (object);
@@ -230,6 +286,9 @@ gst_daedalus_filter_get_property (GObject * object, guint prop_id,
         g_value_set_string (value, "none");
       }
       break;
+    case PROP_ZERO_COPY_FRAMES:
+      g_value_set_uint64 (value, state.zero_copy_frames);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -245,11 +304,19 @@ set_active (GstDaedalusFilter * self,
 }
 
 static gboolean
+gst_daedalus_filter_start (GstBaseTransform * trans)
+{
+  GstDaedalusObjectLock lock (trans);
+  get_state (GST_DAEDALUS_FILTER (trans)).zero_copy_frames = 0;
+  return TRUE;
+}
+
+static gboolean
 gst_daedalus_filter_stop (GstBaseTransform * trans)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
 
-  get_state (self).backend.reset ();
+  get_state (self).drop_backend ();
   get_state (self).refused.reset ();
   set_active (self, std::nullopt);
   return TRUE;
@@ -282,7 +349,7 @@ ensure_backend (GstDaedalusFilter * self)
   if (state.backend && state.backend_setting == setting)
     return TRUE;
 
-  state.backend.reset ();
+  state.drop_backend ();
   set_active (self, std::nullopt);
 
   std::string why_not;
@@ -314,6 +381,9 @@ ensure_backend (GstDaedalusFilter * self)
     return FALSE;
   }
 
+  state.gpu = std::dynamic_pointer_cast<daedalus::GpuBackend> (state.backend);
+  if (state.gpu)
+    state.allocator = gst_daedalus_vk_allocator_new (state.gpu);
   state.backend_setting = setting;
   state.refused.reset ();
   set_active (self, state.backend->kind ());
@@ -334,10 +404,16 @@ update_passthrough (GstDaedalusFilter * self, const GstVideoInfo * info,
 
   GST_DEBUG_OBJECT (self, "passthrough %s", noop ? "on" : "off");
   gst_base_transform_set_passthrough (trans, noop);
+  if (negotiating)
+    return;
   /* Leaving passthrough, an out-of-place element needs an output pool again:
    * ask for one before this buffer is processed. */
-  if (!noop && !negotiating && !gst_base_transform_is_in_place (trans))
+  if (!noop && !gst_base_transform_is_in_place (trans))
     gst_base_transform_reconfigure_src (trans);
+  /* The gpu backend's pool is proposed upstream only while frames are
+   * filtered: ask upstream to query again. */
+  if (get_state (self).allocator)
+    gst_base_transform_reconfigure_sink (trans);
 }
 
 static gboolean
@@ -351,6 +427,38 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
 
   update_passthrough (self, in_info, TRUE);
   return TRUE;
+}
+
+static gboolean
+gst_daedalus_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstAllocator *allocator = get_state (GST_DAEDALUS_FILTER (trans)).allocator;
+
+  /* In place, this asks downstream, which need not answer. */
+  const gboolean answered =
+      GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
+      propose_allocation (trans, decide_query, query);
+  /* Frames passed through go downstream untouched: no reason to have them in
+   * memory the CPU may read uncached. */
+  if (!allocator || gst_base_transform_is_passthrough (trans))
+    return answered;
+  GST_DEBUG_OBJECT (trans, "proposing a Vulkan buffer pool");
+  return gst_daedalus_vk_propose_pool (query, allocator);
+}
+
+static gboolean
+gst_daedalus_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstAllocator *allocator = get_state (GST_DAEDALUS_FILTER (trans)).allocator;
+
+  if (!allocator) {
+    return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
+        decide_allocation (trans, query);
+  }
+  GST_DEBUG_OBJECT (trans, "output into a Vulkan buffer pool");
+  return gst_daedalus_vk_decide_pool (query, allocator);
 }
 
 static void
@@ -379,13 +487,23 @@ GstFlowReturn
 gst_daedalus_filter_check (GstDaedalusFilter * filter,
     const daedalus::Status & status)
 {
-  if (status)
+  FilterState & state = get_state (filter);
+
+  if (status) {
+    if (state.gpu) {
+      const daedalus::GpuFrameStats & stats = state.gpu->last_frame_stats ();
+      if (stats.staged_groups == 0 && stats.zero_copy_groups > 0) {
+        GstDaedalusObjectLock lock (filter);
+        state.zero_copy_frames++;
+      }
+    }
     return GST_FLOW_OK;
+  }
 
   GST_ELEMENT_ERROR (filter, STREAM, FAILED, ("%s", status.message ().c_str ()),
       ("The %s backend failed on a frame.",
-          std::string (daedalus::backend_name (get_state (filter).backend->
-                      kind ())).c_str ()));
+          std::string (daedalus::backend_name (state.backend->kind ())).
+          c_str ()));
   return GST_FLOW_ERROR;
 }
 

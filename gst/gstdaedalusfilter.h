@@ -10,9 +10,9 @@
  */
 
 /* GstDaedalusFilter: the abstract base of every daedalus element. It owns the
- * caps, the backend choice and per-buffer controller sync; a subclass adds
- * its parameters, says when they are a no-op, and makes one backend call per
- * frame. */
+ * caps, the backend choice, the gpu backend's buffer pools and per-buffer
+ * controller sync; a subclass adds its parameters, says when they are a
+ * no-op, and makes one backend call per frame. */
 #pragma once
 
 #include <gst/video/gstvideofilter.h>
@@ -65,8 +65,9 @@ G_END_DECLS
  * set_info until the element stops: i.e. inside transform_frame[_ip]. */
 daedalus::Backend &gst_daedalus_filter_get_backend (GstDaedalusFilter * filter);
 
-/* GST_FLOW_OK for an ok status; otherwise posts an element error carrying the
- * backend's message and returns GST_FLOW_ERROR. */
+/* To call after each frame's backend call. GST_FLOW_OK for an ok status (and
+ * counts a frame the gpu backend filtered in place); otherwise posts an
+ * element error carrying the backend's message and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_daedalus_filter_check (GstDaedalusFilter * filter,
     const daedalus::Status & status);
 

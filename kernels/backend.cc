@@ -3,6 +3,9 @@
 #include "backend_dsp.h"
 #include "daedalus/thread_pool.h"
 #include "daedalus_config.h"
+#if DAEDALUS_HAVE_VULKAN
+#include "daedalus/backend_gpu.h"
+#endif
 
 namespace daedalus {
 
@@ -30,10 +33,21 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
       return create_dsp_backend(
           kind, options.threads > 0 ? options.threads
                                     : ThreadPool::hardware_threads());
-    case BackendKind::Gpu:
+    case BackendKind::Gpu: {
+#if DAEDALUS_HAVE_VULKAN
+      std::unique_ptr<GpuBackend> gpu;
+      const Status s = create_gpu_backend(GpuOptions::from_env(), &gpu);
+      if (!s && why_not)
+        *why_not = "the gpu backend is unavailable: " + s.message();
+      return gpu;
+#else
       if (why_not)
-        *why_not = "the gpu (Vulkan) backend is not part of this build of daedalus";
+        *why_not = "this build of daedalus has no gpu backend (Vulkan or "
+                   "glslangValidator was not found at build time: meson "
+                   "option vulkan)";
       return nullptr;
+#endif
+    }
   }
   return nullptr;
 }

@@ -325,15 +325,12 @@ void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
   const V bias = hn::Set(d, 128);
 
   for (int b = 0; b < n; b += per) {
-    const uint16_t* r = rows + 8 * b;
-    const V x0 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r)), bias);
-    const V x1 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + kPitch)), bias);
-    const V x2 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + 2 * kPitch)), bias);
-    const V x3 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + 3 * kPitch)), bias);
-    const V x4 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + 4 * kPitch)), bias);
-    const V x5 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + 5 * kPitch)), bias);
-    const V x6 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + 6 * kPitch)), bias);
-    const V x7 = hn::Sub(hn::BitCast(d, hn::LoadU(du, r + 7 * kPitch)), bias);
+    auto row = [&](int i) HWY_ATTR {
+      return hn::Sub(hn::BitCast(d, hn::LoadU(du, rows + i * kPitch + 8 * b)),
+                     bias);
+    };
+    const V x0 = row(0), x1 = row(1), x2 = row(2), x3 = row(3);
+    const V x4 = row(4), x5 = row(5), x6 = row(6), x7 = row(7);
 
     // Each direction's cost right after its lines, to keep few vectors live.
     V lo0 = zero, hi0 = zero, lo4 = zero, hi4 = zero;
@@ -446,7 +443,6 @@ HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
 // Where a filtered block goes: rows of kW samples (8, or 4 of U and 4 of V
 // for an interleaved pair) of plane 0 and, for a pair, plane 1.
 struct Sink {
-  uint8_t* row[2];
   ptrdiff_t stride[2];
   int step[2];
 };
@@ -463,15 +459,17 @@ HWY_INLINE void put_rows(const uint8_t* HWY_RESTRICT v, int rows, uint8_t* o,
   }
 }
 
-// Writes the filtered rows [row, row + lanes / 8) of a block.
+// Writes the filtered rows [row, row + lanes / 8) of a block to rows from
+// out[0] (and out[1]).
 template <int kColBytes, class D, class VI>
-HWY_INLINE void store_result(D d, VI res, int row, const Sink& sink) {
+HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
+                             const Sink& sink) {
   const int rows = int(hn::Lanes(d)) / 8;
   alignas(64) uint8_t v[2][32];
   if constexpr (kColBytes == 2) {
     const hn::Rebind<uint8_t, D> d8;
     hn::Store(hn::DemoteTo(d8, res), d8, v[0]);
-    put_rows<8>(v[0], rows, sink.row[0] + row * sink.stride[0],
+    put_rows<8>(v[0], rows, out[0] + row * sink.stride[0],
                 sink.stride[0], sink.step[0]);
   } else {
     const hn::Repartition<int32_t, D> d32;
@@ -480,7 +478,7 @@ HWY_INLINE void store_result(D d, VI res, int row, const Sink& sink) {
     hn::Store(hn::DemoteTo(d8, hn::And(uv, hn::Set(d32, 0xFFFF))), d8, v[0]);
     hn::Store(hn::DemoteTo(d8, hn::ShiftRight<16>(uv)), d8, v[1]);
     for (int p = 0; p < 2; p++)
-      put_rows<4>(v[p], rows, sink.row[p] + row * sink.stride[p],
+      put_rows<4>(v[p], rows, out[p] + row * sink.stride[p],
                   sink.stride[p], sink.step[p]);
   }
 }
@@ -490,8 +488,9 @@ HWY_INLINE void store_result(D d, VI res, int row, const Sink& sink) {
 // add up to 12, and (8 + 12 D) >> 4 <= D for any D >= 1 (the largest
 // distance to a tap on the side of the sum), so no clip is needed.
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
-void filter_block(const uint16_t* HWY_RESTRICT blk, const Strength& s,
-                  const Sink& sink) {
+HWY_INLINE void filter_block(const uint16_t* HWY_RESTRICT blk,
+                             const Strength& s, uint8_t* const* out,
+                             const Sink& sink) {
   constexpr bool kClip = kPri && kSec;
   constexpr int kD2 = (kDir + 2) & 7, kD6 = (kDir + 6) & 7;
   const DU d;
@@ -532,56 +531,65 @@ void filter_block(const uint16_t* HWY_RESTRICT blk, const Strength& s,
     sum = hn::Add(sum, hn::Add(round, hn::ShiftRight<15>(sum)));
     auto res = hn::Add(hn::BitCast(di, px), hn::ShiftRight<4>(sum));
     if constexpr (kClip) res = hn::Min(hn::Max(res, hn::BitCast(di, lo)), hi);
-    store_result<kColBytes>(di, res, i / 8, sink);
+    store_result<kColBytes>(di, res, i / 8, out, sink);
   }
 }
 
-using FilterFn = void (*)(const uint16_t*, const Strength&, const Sink&);
+// One block to filter: its layout, strengths and destination rows.
+struct Job {
+  const uint16_t* blk;
+  const Strength* s;
+  uint8_t* out[2];
+};
 
-// [variant: both, primary only, secondary only][direction]
-template <int kColBytes, int kRows, size_t... kDir>
-constexpr std::array<std::array<FilterFn, 8>, 3> filter_table(
-    std::index_sequence<kDir...>) {
-  return {{{&filter_block<int(kDir), true, true, kColBytes, kRows>...},
-           {&filter_block<int(kDir), true, false, kColBytes, kRows>...},
-           {&filter_block<int(kDir), false, true, kColBytes, kRows>...}}};
+template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
+void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
+  for (int k = 0; k < n; k++)
+    filter_block<kDir, kPri, kSec, kColBytes, kRows>(jobs[k].blk, *jobs[k].s,
+                                                     jobs[k].out, sink);
 }
 
+using FilterFn = void (*)(const Job*, int, const Sink&);
+// [variant: both, primary only, secondary only][direction]
 using FilterTable = std::array<std::array<FilterFn, 8>, 3>;
 
-// The table's function for s and dir; null when s filters nothing. Its
-// variant times 8 plus dir goes to *key (32 when null).
-FilterFn pick(const FilterTable& table, const Strength& s, int dir,
-              uint8_t* key) {
-  if (!s.pri && !s.sec) {
-    *key = 32;
-    return nullptr;
-  }
-  const int variant = s.pri ? (s.sec ? 0 : 1) : 2;
-  *key = uint8_t(8 * variant + dir);
-  return table[variant][dir];
+template <int kColBytes, int kRows, size_t... kDir>
+constexpr FilterTable filter_table(std::index_sequence<kDir...>) {
+  return {{{&filter_blocks<int(kDir), true, true, kColBytes, kRows>...},
+           {&filter_blocks<int(kDir), true, false, kColBytes, kRows>...},
+           {&filter_blocks<int(kDir), false, true, kColBytes, kRows>...}}};
 }
 
-// Calls f(j) for every j < kChunk with key[j] <= 32, grouped by key:
-// consecutive indirect calls through a filter table then mostly go to the
-// same function and are predicted, where block directions vary at random.
+// The filter function of a block, as an index into a FilterTable (variant
+// times 8 plus direction), or kCopy.
+constexpr uint8_t kCopy = 24;
+uint8_t filter_key(const Strength& s, int dir) {
+  if (!s.pri && !s.sec) return kCopy;
+  return uint8_t(8 * (s.pri ? (s.sec ? 0 : 1) : 2) + dir);
+}
+
+// Calls f(k, blocks) for every key k of key[0..kChunk) up to kCopy, with the
+// bit mask of the blocks j that have it: blocks are filtered by key, one call
+// of the function per key, where block directions vary at random.
 template <class F>
-void for_each_by_key(const uint8_t* HWY_RESTRICT key, F f) {
+void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
   const hn::CappedTag<uint8_t, kChunk> d;
   const int N = int(hn::Lanes(d));
   uint64_t present = 0;
   for (int j = 0; j < kChunk; j++) present |= uint64_t(1) << (key[j] & 63);
-  for (present &= (uint64_t(1) << 33) - 1; present; present &= present - 1) {
-    const auto k = hn::Set(d, uint8_t(std::countr_zero(present)));
+  present &= (uint64_t(2) << kCopy) - 1;
+  for (; present; present &= present - 1) {
+    const int k = std::countr_zero(present);
     uint64_t blocks = 0;
     for (int j = 0; j < kChunk; j += N) {
       uint8_t bits[8] = {};
-      hn::StoreMaskBits(d, hn::Eq(hn::Load(d, key + j), k), bits);
+      hn::StoreMaskBits(
+          d, hn::Eq(hn::Load(d, key + j), hn::Set(d, uint8_t(k))), bits);
       uint64_t word;
       std::memcpy(&word, bits, 8);
       blocks |= word << j;
     }
-    for (; blocks; blocks &= blocks - 1) f(std::countr_zero(blocks));
+    f(k, blocks);
   }
 }
 
@@ -644,39 +652,53 @@ struct Band {
   alignas(64) uint16_t staged[kMaxRows * kPitch] = {};
   uint16_t* const staged_v = staged + kMaxRows * kPitch / 2;
   alignas(64) uint16_t laid[kMaxLaidOut];
-  // The rows of a chroma block outside its plane (of a pair inside the other).
-  uint8_t unused[32];
   int dir[kChunk] = {}, var[kChunk] = {};
-  FilterFn fn[kChunk];
   alignas(64) uint8_t key[kChunk];
+  const Strength* str[kChunk];
+  Job jobs[kChunk];
 };
+
+// Iterates over the set bits of a block mask.
+template <class F>
+HWY_INLINE void for_each_bit(uint64_t bits, F f) {
+  for (; bits; bits &= bits - 1) f(std::countr_zero(bits));
+}
+
+// Filters blocks [b0, b0 + n) of plane p (luma or 4:4:4 chroma) at row y,
+// laid out, by w.key with strengths w.str (kCopy: copied).
+void filter_plane(Band& w, int p, int y, int b0, int n) {
+  const ConstPlane& src = w.src.planes[p];
+  const Plane& dst = w.dst.planes[p];
+  for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
+    int count = 0;
+    for_each_bit(blocks, [&](int j) HWY_ATTR {
+      const int x = 8 * (b0 + j);
+      if (j >= n) return;
+      if (k == kCopy)
+        copy_rect(dst, src, x, x + 8, y, y + 8);
+      else
+        w.jobs[count++] = {w.laid + (j + 1) * 96, w.str[j], {&dst.at(x, y)}};
+    });
+    if (count)
+      kLumaTable[k >> 3][k & 7](w.jobs, count, {{dst.stride}, {dst.step}});
+  });
+}
 
 // Luma blocks [b0, b0 + n) of the block row at y0: the direction search and
 // the filter.
 void luma_chunk(Band& w, int y0, int b0, int n) {
-  const ConstPlane& src = w.src.planes[0];
-  const Plane& dst = w.dst.planes[0];
   const int pri = w.params.pri_strength;
   // Blocks b0 - 1 to b0 + n (the outer ones for the taps).
-  stage(src, 8 * b0 - 8, y0 - 2, 8 * n + 16, 12, kPitch, w.staged);
+  stage(w.src.planes[0], 8 * b0 - 8, y0 - 2, 8 * n + 16, 12, kPitch, w.staged);
   if (pri > 0 || w.params.uv_pri_strength > 0)
     find_dirs(w.staged + 2 * kPitch + 8, n, w.dir, w.var);
   lay_out(w.staged, kPitch, 12, n + 2, w.laid);
-  const Strength* str[kChunk];
   std::fill(w.key + n, w.key + kChunk, 63);
   for (int j = 0; j < n; j++) {
-    str[j] = &w.luma_str[cdef_adjust_strength(pri, w.var[j])];
-    w.fn[j] = pick(kLumaTable, *str[j], pri > 0 ? w.dir[j] : 0, &w.key[j]);
+    w.str[j] = &w.luma_str[cdef_adjust_strength(pri, w.var[j])];
+    w.key[j] = filter_key(*w.str[j], pri > 0 ? w.dir[j] : 0);
   }
-  for_each_by_key(w.key, [&](int j) HWY_ATTR {
-    const int x = 8 * (b0 + j);
-    if (w.fn[j]) {
-      w.fn[j](w.laid + (j + 1) * 96, *str[j],
-              {{&dst.at(x, y0)}, {dst.stride}, {dst.step}});
-    } else {
-      copy_rect(dst, src, x, x + 8, y0, y0 + 8);
-    }
-  });
+  filter_plane(w, 0, y0, b0, n);
 }
 
 // The chroma blocks [b0, b0 + n) of the block row at chroma row cy0 (after
@@ -689,21 +711,16 @@ void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
       const bool dir422 = w.cw == 4 && w.ch == 8;
       d = dir422 ? int(kCdefDir422[w.dir[j]]) : w.dir[j];
     }
-    w.fn[j] = pick(w.uv_table, w.uv_str, d, &w.key[j]);
+    w.key[j] = filter_key(w.uv_str, d);
+    w.str[j] = &w.uv_str;
   }
   if (w.cw == 8) {
     for (int p = 1; p < 3; p++) {
       if (b0 >= uv_blocks[p]) continue;
-      const Plane& dst = w.dst.planes[p];
       stage(w.src.planes[p], 8 * b0 - 8, cy0 - 2, 8 * n + 16, 12, kPitch,
             w.staged);
       lay_out(w.staged, kPitch, 12, n + 2, w.laid);
-      for_each_by_key(w.key, [&](int j) HWY_ATTR {
-        const int x = 8 * (b0 + j);
-        if (b0 + j < uv_blocks[p])
-          w.fn[j](w.laid + (j + 1) * 96, w.uv_str,
-                  {{&dst.at(x, cy0)}, {dst.stride}, {dst.step}});
-      });
+      filter_plane(w, p, cy0, b0, std::min(n, uv_blocks[p] - b0));
     }
     return;
   }
@@ -712,17 +729,40 @@ void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
   stage(w.src.planes[2], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
         kPitch / 2, w.staged_v);
   lay_out_pair(w.staged, w.staged_v, kPitch / 2, w.ch + 4, n + 2, w.laid);
-  for_each_by_key(w.key, [&](int j) HWY_ATTR {
-    const int b = b0 + j;
-    Sink sink;
-    for (int p = 0; p < 2; p++) {
-      const Plane& dst = w.dst.planes[p + 1];
-      const bool inside = b < uv_blocks[p + 1];
-      sink.row[p] = inside ? &dst.at(4 * b, cy0) : w.unused;
-      sink.stride[p] = inside ? dst.stride : 4;
-      sink.step[p] = inside ? dst.step : 1;
-    }
-    w.fn[j](w.laid + (j + 1) * (w.ch + 4) * 8, w.uv_str, sink);
+  const Plane& u = w.dst.planes[1];
+  const Plane& v = w.dst.planes[2];
+  const Sink sink = {{u.stride, v.stride}, {u.step, v.step}};
+  // Blocks outside one of the planes are filtered into `spill` (rows of 4
+  // of U, then of V) and copied to the other plane from there.
+  const int both = std::min(uv_blocks[1], uv_blocks[2]) - b0;
+  uint8_t spill[kChunk][2][32];
+  int spilled_blocks[kChunk];
+  for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
+    int count = 0, spilled = 0;
+    for_each_bit(blocks, [&](int j) HWY_ATTR {
+      const int b = b0 + j;
+      const uint16_t* blk = w.laid + (j + 1) * (w.ch + 4) * 8;
+      if (j < both) {
+        w.jobs[count++] = {blk, &w.uv_str,
+                           {&u.at(4 * b, cy0), &v.at(4 * b, cy0)}};
+      } else {
+        w.jobs[kChunk - 1 - spilled] = {blk, &w.uv_str,
+                                        {spill[spilled][0], spill[spilled][1]}};
+        spilled_blocks[spilled++] = b;
+      }
+    });
+    const FilterFn fn = w.uv_table[k >> 3][k & 7];
+    if (count) fn(w.jobs, count, sink);
+    if (!spilled) return;
+    fn(w.jobs + kChunk - spilled, spilled, {{4, 4}, {1, 1}});
+    for (int i = 0; i < spilled; i++)
+      for (int p = 1; p < 3; p++) {
+        const Plane& dst = w.dst.planes[p];
+        const int b = spilled_blocks[i];
+        if (b < uv_blocks[p])
+          put_rows<4>(spill[i][p - 1], w.ch, &dst.at(4 * b, cy0), dst.stride,
+                      dst.step);
+      }
   });
 }
 

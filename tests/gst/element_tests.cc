@@ -486,6 +486,7 @@ Suite* element_suite(const ElementSpec* element) {
   tcase_add_test(tc, test_property_rejection);
   tcase_add_test(tc, test_controlled_property);
   tcase_add_test(tc, test_launch_line);
+  suite_add_tcase(s, gpu_tcase(element));
   return s;
 }
 

@@ -101,10 +101,15 @@ GstCaps* video_caps(const char* format, int width, int height) {
   return gst_video_info_to_caps(&info);
 }
 
-GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen) {
-  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+void fill_frame(GstBuffer* buffer, const GstVideoInfo& info,
+                std::mt19937& gen) {
   fill_random(buffer, gen);
   fill_samples(buffer, info, gen);
+}
+
+GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  fill_frame(buffer, info, gen);
   return buffer;
 }
 

@@ -38,8 +38,11 @@ GstCaps* video_caps(const char* format, int width, int height);
 // purpose): component 0 luma, 1 U, 2 V.
 Frame frame_view(const GstVideoFrame& frame);
 
-// A buffer in the default layout of `info`: random samples with edges and
-// flat areas (see fill_samples), random bytes between them.
+// Fills a frame of `info` (its GstVideoMeta honoured): random samples with
+// edges and flat areas, random bytes between them.
+void fill_frame(GstBuffer* buffer, const GstVideoInfo& info,
+                std::mt19937& gen);
+// A buffer in the default layout of `info`, filled by fill_frame().
 GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen);
 // The same kind of frame in a layout of its own, described by a GstVideoMeta:
 // every row `row_padding` bytes longer, planes in reverse order with gaps

@@ -1,0 +1,87 @@
+// The gpu backend (Vulkan compute) beyond the Backend interface: the device
+// it runs on, per-frame timings, and buffers a caller may place frames in so
+// that the GPU uses them in place (zero-copy). Built when the meson option
+// `vulkan` found Vulkan and glslangValidator (DAEDALUS_HAVE_VULKAN).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "daedalus/backend.h"
+#include "daedalus/status.h"
+
+namespace daedalus {
+
+// A block of Vulkan memory on a gpu backend's device: host-visible, coherent
+// when the device has such memory, mapped for the buffer's whole life.
+// Frames whose planes lie inside one (any planes, any layout) are read and
+// written in place by that backend's kernels; other frames are copied into
+// the backend's own buffers and back. On devices like the Raspberry Pi 5 the
+// CPU reads this memory uncached: fill it, do not read it back on the CPU
+// more than once.
+//
+// A buffer keeps its device alive: it may outlive the backend. It may be
+// created and destroyed on any thread, while the backend processes frames on
+// another, but not while a frame call that uses it is running.
+class GpuBuffer {
+ public:
+  virtual ~GpuBuffer() = default;
+  virtual uint8_t* data() const = 0;
+  virtual size_t size() const = 0;
+};
+
+struct GpuDeviceInfo {
+  std::string name;  // as the driver names it
+  std::string type;  // "discrete", "integrated", "virtual", "software", "other"
+  uint32_t api_version = 0;         // VK_MAKE_API_VERSION
+  bool timestamps = false;          // whether GpuFrameStats::gpu_ms is measured
+  bool validation = false;          // VK_LAYER_KHRONOS_validation enabled
+  std::string pipeline_cache_path;  // "" when not persisted
+  size_t pipeline_cache_bytes_loaded = 0;  // 0: no usable cache was found
+};
+
+// What the last successful frame call cost, in milliseconds.
+struct GpuFrameStats {
+  double upload_ms = 0;    // host: copying planes into the backend's buffers
+  double submit_ms = 0;    // host: recording, submitting, waiting for the GPU
+  double gpu_ms = -1;      // GPU execution (timestamps); < 0 when unmeasured
+  double readback_ms = 0;  // host: copying results out
+  // Plane groups (a plane, or NV12/NV21's interleaved chroma) read or
+  // written in place in a GpuBuffer, and copied; a group that is both read
+  // and written counts once, an input and an output group twice.
+  int zero_copy_groups = 0;
+  int staged_groups = 0;
+};
+
+struct GpuOptions {
+  // Which device: "" for the best (discrete > integrated > virtual > other >
+  // software), an index into the Vulkan loader's list, or a case-insensitive
+  // substring of the device name.
+  std::string device;
+  // Enables VK_LAYER_KHRONOS_validation and records its messages; creation
+  // fails when the layer is missing.
+  bool validation = false;
+
+  // device from $DAEDALUS_VULKAN_DEVICE, validation from
+  // $DAEDALUS_VULKAN_VALIDATION=1.
+  static GpuOptions from_env();
+};
+
+// Thread-safety as Backend, except allocate_buffer(), which may be called
+// from any thread.
+class GpuBackend : public Backend {
+ public:
+  // A buffer of `size` bytes frames may be placed in (see GpuBuffer).
+  virtual Status allocate_buffer(size_t size,
+                                 std::unique_ptr<GpuBuffer>* out) = 0;
+  virtual const GpuDeviceInfo& device_info() const = 0;
+  virtual const GpuFrameStats& last_frame_stats() const = 0;
+};
+
+// Fails, saying why in a sentence, when there is no usable Vulkan device.
+Status create_gpu_backend(const GpuOptions& options,
+                          std::unique_ptr<GpuBackend>* out);
+
+}  // namespace daedalus

@@ -1,0 +1,191 @@
+#include "vk_batch.h"
+
+#include "vk_context.h"
+#include "vk_status.h"
+
+namespace daedalus::vk {
+namespace {
+
+// Per frame: a set per dispatch. Three planes times a few passes is far less.
+constexpr uint32_t kMaxSets = 64;
+constexpr uint32_t kMaxBuffersPerSet = 4;
+// Generous for a software device under validation; a real GPU takes
+// milliseconds.
+constexpr uint64_t kWaitNs = 60'000'000'000ull;
+
+}  // namespace
+
+Status Batch::create(std::shared_ptr<Context> context,
+                     std::unique_ptr<Batch>* out) {
+  std::unique_ptr<Batch> b(new Batch);
+  b->context_ = std::move(context);
+  const VkDevice device = b->context_->device();
+
+  VkCommandPoolCreateInfo pool{};
+  pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.queueFamilyIndex = b->context_->queue_family();
+  DAEDALUS_VK_TRY(
+      vkCreateCommandPool(device, &pool, nullptr, b->pool_.replace(device)));
+
+  VkCommandBufferAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  alloc.commandPool = b->pool_.get();
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  DAEDALUS_VK_TRY(vkAllocateCommandBuffers(device, &alloc, &b->commands_));
+
+  const VkDescriptorPoolSize sizes{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                   kMaxSets * kMaxBuffersPerSet};
+  VkDescriptorPoolCreateInfo dpool{};
+  dpool.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+  dpool.maxSets = kMaxSets;
+  dpool.poolSizeCount = 1;
+  dpool.pPoolSizes = &sizes;
+  DAEDALUS_VK_TRY(vkCreateDescriptorPool(device, &dpool, nullptr,
+                                         b->descriptors_.replace(device)));
+
+  VkFenceCreateInfo fence{};
+  fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+  DAEDALUS_VK_TRY(
+      vkCreateFence(device, &fence, nullptr, b->fence_.replace(device)));
+
+  if (b->context_->physical().timestamp_bits) {
+    VkQueryPoolCreateInfo query{};
+    query.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    query.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query.queryCount = 2;
+    DAEDALUS_VK_TRY(vkCreateQueryPool(device, &query, nullptr,
+                                      b->queries_.replace(device)));
+  }
+  *out = std::move(b);
+  return Status::ok();
+}
+
+Batch::~Batch() {
+  // A frame still running (after a failed wait) must finish before its
+  // command buffer and sets are destroyed.
+  if (lost_) vkQueueWaitIdle(context_->queue());
+}
+
+Status Batch::begin() {
+  if (lost_)
+    return Status::error(
+        "the GPU did not finish an earlier frame; this gpu "
+        "backend cannot be used any more");
+  const VkDevice device = context_->device();
+  DAEDALUS_VK_TRY(vkResetDescriptorPool(device, descriptors_.get(), 0));
+  DAEDALUS_VK_TRY(vkResetCommandBuffer(commands_, 0));
+  VkCommandBufferBeginInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  DAEDALUS_VK_TRY(vkBeginCommandBuffer(commands_, &info));
+  recording_ = true;
+  if (queries_) {
+    vkCmdResetQueryPool(commands_, queries_.get(), 0, 2);
+    vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                        queries_.get(), 0);
+  }
+  return Status::ok();
+}
+
+Status Batch::dispatch(const KernelDesc& kernel, std::span<const int32_t> spec,
+                       const void* push, std::span<const VkBuffer> buffers,
+                       uint32_t groups_x, uint32_t groups_y) {
+  if (!recording_) return Status::error("internal: dispatch outside a batch");
+  if (buffers.size() != kernel.buffers || buffers.size() > kMaxBuffersPerSet)
+    return Status::error(
+        std::string("internal: wrong buffer count for shader ") + kernel.name);
+  const Pipeline* p = nullptr;
+  DAEDALUS_TRY(context_->pipelines().get(kernel, spec, &p));
+
+  VkDescriptorSetAllocateInfo alloc{};
+  alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+  alloc.descriptorPool = descriptors_.get();
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &p->set_layout;
+  VkDescriptorSet set;
+  DAEDALUS_VK_TRY(vkAllocateDescriptorSets(context_->device(), &alloc, &set));
+
+  VkDescriptorBufferInfo infos[kMaxBuffersPerSet];
+  VkWriteDescriptorSet writes[kMaxBuffersPerSet];
+  for (uint32_t i = 0; i < buffers.size(); i++) {
+    infos[i] = {buffers[i], 0, VK_WHOLE_SIZE};
+    writes[i] = {};
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets(context_->device(), uint32_t(buffers.size()), writes,
+                         0, nullptr);
+
+  vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+  vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout,
+                          0, 1, &set, 0, nullptr);
+  if (kernel.push_size)
+    vkCmdPushConstants(commands_, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       kernel.push_size, push);
+  vkCmdDispatch(commands_, groups_x, groups_y, 1);
+  return Status::ok();
+}
+
+void Batch::barrier() {
+  VkMemoryBarrier b{};
+  b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &b, 0,
+                       nullptr, 0, nullptr);
+}
+
+Status Batch::submit_and_wait() {
+  if (!recording_) return Status::error("internal: submit outside a batch");
+  recording_ = false;
+  // Shader writes become visible to the host's reads after the fence.
+  VkMemoryBarrier b{};
+  b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0, nullptr, 0,
+                       nullptr);
+  if (queries_)
+    vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                        queries_.get(), 1);
+  DAEDALUS_VK_TRY(vkEndCommandBuffer(commands_));
+
+  const VkDevice device = context_->device();
+  const VkFence fence = fence_.get();
+  DAEDALUS_VK_TRY(vkResetFences(device, 1, &fence));
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands_;
+  DAEDALUS_VK_TRY(vkQueueSubmit(context_->queue(), 1, &submit, fence));
+  const VkResult waited = vkWaitForFences(device, 1, &fence, VK_TRUE, kWaitNs);
+  if (waited != VK_SUCCESS) {
+    lost_ = true;
+    if (waited == VK_TIMEOUT)
+      return Status::error("the GPU did not finish a frame within 60 s");
+    return check(waited, "vkWaitForFences");
+  }
+
+  gpu_ms_ = -1.0;
+  if (queries_) {
+    uint64_t t[2];
+    DAEDALUS_VK_TRY(vkGetQueryPoolResults(
+        device, queries_.get(), 0, 2, sizeof t, t, sizeof t[0],
+        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    const uint32_t bits = context_->physical().timestamp_bits;
+    const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    const uint64_t ticks = (t[1] - t[0]) & mask;
+    gpu_ms_ = double(ticks) * context_->limits().timestampPeriod * 1e-6;
+  }
+  return Status::ok();
+}
+
+}  // namespace daedalus::vk

@@ -1,0 +1,65 @@
+// One frame's GPU work: a command buffer recording every dispatch of an
+// element (all planes, all passes), submitted once, waited for, and timed
+// with timestamp queries. Record, submit and wait are kept apart as in
+// Kompute's Sequence; one frame is in flight at a time.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "daedalus/status.h"
+#include "vk_handle.h"
+#include "vk_pipeline.h"
+
+namespace daedalus::vk {
+
+class Context;
+
+class Batch {
+ public:
+  static Status create(std::shared_ptr<Context> context,
+                       std::unique_ptr<Batch>* out);
+  ~Batch();
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  // Starts recording a frame (the previous one has completed).
+  Status begin();
+
+  // Records one dispatch of `kernel` specialised with `spec`: `push` is its
+  // push-constant block (kernel.push_size bytes), `buffers` are bound whole
+  // at bindings 0..n-1, `groups_x` x `groups_y` workgroups.
+  Status dispatch(const KernelDesc& kernel, std::span<const int32_t> spec,
+                  const void* push, std::span<const VkBuffer> buffers,
+                  uint32_t groups_x, uint32_t groups_y);
+
+  // Makes every shader write recorded so far visible to the dispatches
+  // recorded after it (between two passes over the same samples).
+  void barrier();
+
+  // Ends recording, submits, and waits until the GPU has finished and its
+  // writes are visible to the host.
+  Status submit_and_wait();
+
+  // GPU execution time of the last completed frame in milliseconds, from
+  // timestamps; negative when the queue has no timestamps.
+  double gpu_ms() const { return gpu_ms_; }
+
+ private:
+  Batch() = default;
+
+  std::shared_ptr<Context> context_;
+  UniqueCommandPool pool_;
+  VkCommandBuffer commands_ = VK_NULL_HANDLE;  // freed with pool_
+  UniqueDescriptorPool descriptors_;
+  UniqueFence fence_;
+  UniqueQueryPool queries_;  // two timestamps: start, end
+  bool recording_ = false;
+  bool lost_ = false;  // a wait timed out: the command buffer may still run
+  double gpu_ms_ = -1.0;
+};
+
+}  // namespace daedalus::vk

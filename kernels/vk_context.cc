@@ -1,0 +1,57 @@
+#include "vk_context.h"
+
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+#include "vk_status.h"
+
+namespace daedalus::vk {
+
+Status Context::create(const ContextOptions& options,
+                       std::shared_ptr<Context>* out) {
+  std::shared_ptr<Context> ctx(new Context);
+  DAEDALUS_TRY(Instance::create(options.validation, &ctx->instance_));
+
+  std::vector<PhysicalDevice> devices;
+  DAEDALUS_TRY(enumerate_devices(ctx->instance_->get(), &devices));
+  std::vector<DeviceFacts> facts;
+  for (const PhysicalDevice& d : devices) facts.push_back(d.facts);
+  std::string why_not;
+  const int chosen =
+      choose_device(facts, parse_device_request(options.device), &why_not);
+  if (chosen < 0) return Status::error(why_not);
+  ctx->physical_ = devices[chosen];
+  vkGetPhysicalDeviceMemoryProperties(ctx->physical_.handle, &ctx->memory_);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{};
+  queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue_info.queueFamilyIndex = ctx->physical_.queue_family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  // The shaders need nothing beyond Vulkan 1.1 core: 32-bit storage buffers,
+  // push constants and shared memory.
+  VkDeviceCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue_info;
+  DAEDALUS_VK_TRY(vkCreateDevice(ctx->physical_.handle, &info, nullptr,
+                                 ctx->device_.replace()));
+  vkGetDeviceQueue(ctx->device(), ctx->physical_.queue_family, 0, &ctx->queue_);
+
+  DAEDALUS_TRY(PipelineStore::create(ctx->device(), ctx->physical_.properties,
+                                     &ctx->pipelines_));
+  *out = std::move(ctx);
+  return Status::ok();
+}
+
+Context::~Context() {
+  if (device_) vkDeviceWaitIdle(device_.get());
+}
+
+VkDeviceSize Context::max_buffer_size() const {
+  return std::min<VkDeviceSize>(limits().maxStorageBufferRange, INT32_MAX);
+}
+
+}  // namespace daedalus::vk

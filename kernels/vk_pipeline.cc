@@ -1,0 +1,137 @@
+#include "vk_pipeline.h"
+
+#include "vk_pipeline_cache.h"
+#include "vk_status.h"
+
+namespace daedalus::vk {
+
+Status PipelineStore::create(VkDevice device,
+                             const VkPhysicalDeviceProperties& props,
+                             std::unique_ptr<PipelineStore>* out) {
+  std::unique_ptr<PipelineStore> store(new PipelineStore);
+  store->device_ = device;
+  store->cache_path_ = pipeline_cache_path(props);
+  std::vector<uint8_t> data;
+  if (!store->cache_path_.empty())
+    data = read_pipeline_cache(store->cache_path_, props);
+
+  VkPipelineCacheCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  info.initialDataSize = data.size();
+  info.pInitialData = data.data();
+  VkResult r = vkCreatePipelineCache(device, &info, nullptr,
+                                     store->cache_.replace(device));
+  if (r != VK_SUCCESS && !data.empty()) {
+    // The driver refused data we believed valid: start empty instead.
+    data.clear();
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    r = vkCreatePipelineCache(device, &info, nullptr,
+                              store->cache_.replace(device));
+  }
+  DAEDALUS_TRY(check(r, "vkCreatePipelineCache"));
+  store->cache_bytes_loaded_ = data.size();
+  *out = std::move(store);
+  return Status::ok();
+}
+
+PipelineStore::~PipelineStore() {
+  if (dirty_) save();
+}
+
+bool PipelineStore::save() {
+  if (cache_path_.empty() || !cache_) return false;
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device_, cache_.get(), &size, nullptr) !=
+      VK_SUCCESS)
+    return false;
+  std::vector<uint8_t> data(size);
+  if (vkGetPipelineCacheData(device_, cache_.get(), &size, data.data()) !=
+      VK_SUCCESS)
+    return false;
+  data.resize(size);
+  dirty_ = false;
+  return write_pipeline_cache(cache_path_, data);
+}
+
+Status PipelineStore::get(const KernelDesc& kernel,
+                          std::span<const int32_t> spec, const Pipeline** out) {
+  auto key = std::make_pair(kernel.spirv.data(),
+                            std::vector<int32_t>(spec.begin(), spec.end()));
+  if (auto it = pipelines_.find(key); it != pipelines_.end()) {
+    *out = &it->second.view;
+    return Status::ok();
+  }
+
+  UniqueShaderModule& module = modules_[kernel.spirv.data()];
+  if (!module) {
+    VkShaderModuleCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    info.codeSize = kernel.spirv.size_bytes();
+    info.pCode = kernel.spirv.data();
+    DAEDALUS_VK_TRY(
+        vkCreateShaderModule(device_, &info, nullptr, module.replace(device_)));
+  }
+
+  Layout& layout = layouts_[{kernel.buffers, kernel.push_size}];
+  if (!layout.layout) {
+    std::vector<VkDescriptorSetLayoutBinding> bindings(kernel.buffers);
+    for (uint32_t i = 0; i < kernel.buffers; i++) {
+      bindings[i].binding = i;
+      bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      bindings[i].descriptorCount = 1;
+      bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo set_info{};
+    set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    set_info.bindingCount = kernel.buffers;
+    set_info.pBindings = bindings.data();
+    DAEDALUS_VK_TRY(vkCreateDescriptorSetLayout(
+        device_, &set_info, nullptr, layout.set_layout.replace(device_)));
+
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                   kernel.push_size};
+    const VkDescriptorSetLayout set_layout = layout.set_layout.get();
+    VkPipelineLayoutCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    info.setLayoutCount = 1;
+    info.pSetLayouts = &set_layout;
+    info.pushConstantRangeCount = kernel.push_size ? 1 : 0;
+    info.pPushConstantRanges = &push;
+    DAEDALUS_VK_TRY(vkCreatePipelineLayout(device_, &info, nullptr,
+                                           layout.layout.replace(device_)));
+  }
+
+  std::vector<VkSpecializationMapEntry> entries(spec.size());
+  for (uint32_t i = 0; i < spec.size(); i++)
+    entries[i] = {i, uint32_t(i * sizeof(int32_t)), sizeof(int32_t)};
+  VkSpecializationInfo spec_info{};
+  spec_info.mapEntryCount = uint32_t(entries.size());
+  spec_info.pMapEntries = entries.data();
+  spec_info.dataSize = spec.size_bytes();
+  spec_info.pData = spec.data();
+
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module.get();
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = &spec_info;
+  info.layout = layout.layout.get();
+  Entry entry;
+  if (Status s = check(
+          vkCreateComputePipelines(device_, cache_.get(), 1, &info, nullptr,
+                                   entry.pipeline.replace(device_)),
+          "vkCreateComputePipelines");
+      !s)
+    return Status::error(s.message() + " (shader " + kernel.name + ")");
+  entry.view = {entry.pipeline.get(), layout.layout.get(),
+                layout.set_layout.get()};
+  dirty_ = true;
+  *out =
+      &pipelines_.emplace(std::move(key), std::move(entry)).first->second.view;
+  return Status::ok();
+}
+
+}  // namespace daedalus::vk

@@ -1,0 +1,466 @@
+// backend=gpu: every format at odd sizes gives the scalar library's output;
+// the element proposes its Vulkan buffer pool upstream (never on the other
+// backends, nor in passthrough) and writes into one; frames from that pool
+// are filtered with no copy and counted in zero-copy-frames, frames in
+// ordinary memory are not; no Vulkan validation message. Each test skips,
+// saying so, on a machine with no Vulkan device.
+#include <unistd.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "element_tests.h"
+
+#if DAEDALUS_TEST_HAVE_VULKAN
+#include "vk_instance.h"
+#endif
+
+namespace daedalus::gsttest {
+namespace {
+
+const ElementSpec* spec;
+
+constexpr const char* kPoolType = "GstDaedalusVkBufferPool";
+constexpr const char* kAllocatorType = "GstDaedalusVkAllocator";
+constexpr const char* kMemoryType = "DaedalusVulkanMemory";
+
+struct Size {
+  int width, height;
+};
+constexpr Size kSizes[] = {{1, 1}, {7, 5}, {17, 9}, {33, 65}};
+
+// False, saying why, when the gpu backend cannot exist here.
+bool have_vulkan_device() {
+#if DAEDALUS_TEST_HAVE_VULKAN
+  if (vk::vulkan_device_count() > 0) return true;
+  g_print("SKIP: no Vulkan device on this machine\n");
+#else
+  g_print("SKIP: this build has no gpu backend\n");
+#endif
+  return false;
+}
+
+// The plugin's own copy of the kernel library records validation messages
+// where a test cannot read them, but prints each to stderr ("daedalus:
+// Vulkan error: ..."): the watch captures this (forked) test's stderr and
+// fails on such a line (a test that fails before check() loses the rest
+// of its stderr).
+class ValidationWatch {
+ public:
+  ValidationWatch() {
+    std::fflush(stderr);
+    saved_ = dup(STDERR_FILENO);
+    file_ = std::tmpfile();
+    fail_unless(saved_ >= 0 && file_ != nullptr, "cannot capture stderr");
+    dup2(fileno(file_), STDERR_FILENO);
+  }
+
+  // Once every GPU object of the test is gone: destroying a device reports
+  // what was leaked.
+  void check() {
+    std::fflush(stderr);
+    dup2(saved_, STDERR_FILENO);
+    close(saved_);
+    std::string text;
+    std::rewind(file_);
+    char chunk[4096];
+    for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file_)) > 0;)
+      text.append(chunk, n);
+    std::fclose(file_);
+    std::fputs(text.c_str(), stderr);
+    fail_unless(text.find("daedalus: Vulkan") == std::string::npos,
+                "Vulkan validation messages:\n%s", text.c_str());
+  }
+
+ private:
+  int saved_;
+  FILE* file_;
+};
+
+std::string gpu_params() { return std::string(spec->params) + " backend=gpu"; }
+
+guint64 zero_copy_frames(GstElement* element) {
+  guint64 n;
+  g_object_get(element, "zero-copy-frames", &n, nullptr);
+  return n;
+}
+
+bool is_vulkan_memory(GstBuffer* buffer) {
+  const guint n = gst_buffer_n_memory(buffer);
+  for (guint i = 0; i < n; i++)
+    if (!gst_memory_is_type(gst_buffer_peek_memory(buffer, i), kMemoryType))
+      return false;
+  return n > 0;
+}
+
+bool is_our_allocator(GstAllocator* allocator) {
+  return allocator &&
+         std::string(G_OBJECT_TYPE_NAME(allocator)) == kAllocatorType &&
+         std::string(allocator->mem_type) == kMemoryType;
+}
+
+GstQuery* allocation_query(GstHarness* h, const GstVideoInfo& info) {
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  GstQuery* query = gst_query_new_allocation(caps, TRUE);
+  gst_caps_unref(caps);
+  fail_unless(gst_pad_peer_query(h->srcpad, query),
+              "allocation query not answered");
+  return query;
+}
+
+// Whether any pool or allocator in the answer is a daedalus Vulkan one.
+bool proposes_vulkan(GstQuery* query) {
+  bool ours = false;
+  for (guint i = 0; i < gst_query_get_n_allocation_pools(query); i++) {
+    GstBufferPool* pool = nullptr;
+    gst_query_parse_nth_allocation_pool(query, i, &pool, nullptr, nullptr,
+                                        nullptr);
+    if (pool) {
+      ours |= std::string(G_OBJECT_TYPE_NAME(pool)) == kPoolType;
+      gst_object_unref(pool);
+    }
+  }
+  for (guint i = 0; i < gst_query_get_n_allocation_params(query); i++) {
+    GstAllocator* allocator = nullptr;
+    gst_query_parse_nth_allocation_param(query, i, &allocator, nullptr);
+    ours |= is_our_allocator(allocator);
+    gst_clear_object(&allocator);
+  }
+  return ours;
+}
+
+// The first pool the element proposes upstream for `info`, set up as an
+// upstream element would (with GstVideoMeta when `video_meta`), active.
+GstBufferPool* proposed_pool(GstHarness* h, const GstVideoInfo& info,
+                             bool video_meta) {
+  GstQuery* query = allocation_query(h, info);
+  GstBufferPool* pool = nullptr;
+  if (gst_query_get_n_allocation_pools(query) > 0)
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, nullptr,
+                                        nullptr);
+  gst_query_unref(query);
+  fail_unless(pool != nullptr, "no pool proposed");
+  GstStructure* config = gst_buffer_pool_get_config(pool);
+  if (video_meta)
+    gst_buffer_pool_config_add_option(config,
+                                      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  fail_unless(gst_buffer_pool_set_config(pool, config));
+  fail_unless(gst_buffer_pool_set_active(pool, TRUE));
+  return pool;
+}
+
+void release_pool(GstBufferPool* pool) {
+  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
+  gst_object_unref(pool);
+}
+
+GstBuffer* pool_frame(GstBufferPool* pool, const GstVideoInfo& info,
+                      std::mt19937& gen) {
+  GstBuffer* buffer = nullptr;
+  fail_unless_equals_int(gst_buffer_pool_acquire_buffer(pool, &buffer, nullptr),
+                         GST_FLOW_OK);
+  fail_unless(is_vulkan_memory(buffer), "a pool frame not in Vulkan memory");
+  fill_frame(buffer, info, gen);
+  return buffer;
+}
+
+// A GstVideoMeta, when there is one, with strides the shaders write whole
+// words of.
+void check_strides(GstBuffer* buffer) {
+  if (GstVideoMeta* meta = gst_buffer_get_video_meta(buffer)) {
+    for (guint p = 0; p < meta->n_planes; p++)
+      fail_unless(meta->stride[p] % 4 == 0, "plane %u stride %d", p,
+                  meta->stride[p]);
+  }
+}
+
+// Pushes `in` (transfer full), checks the output against the scalar library
+// and returns it; *counted: how much zero-copy-frames grew.
+GstBuffer* push_checked(GstHarness* h, const GstVideoInfo& info,
+                        GstBuffer* in, guint64* counted) {
+  GstBuffer* expected =
+      expected_output(in, info, spec->reference, spec->in_place);
+  const guint64 before = zero_copy_frames(h->element);
+  GstBuffer* out = push_and_pull(h, in);
+  *counted = zero_copy_frames(h->element) - before;
+  const std::string diff = first_difference(expected, out, info);
+  fail_unless(diff.empty(), "%s %dx%d: %s", GST_VIDEO_INFO_NAME(&info),
+              GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+              diff.c_str());
+  // The GPU writes whole words: the row padding keeps its bytes.
+  if (spec->in_place)
+    fail_unless(same_bytes(expected, out), "bytes outside the samples changed");
+  check_strides(out);
+  gst_buffer_unref(expected);
+  return out;
+}
+
+GST_START_TEST(test_gpu_formats) {
+  if (!have_vulkan_device()) return;
+  ValidationWatch watch;
+  const char* format = kFormats[__i__];
+  // Every other format downstream takes GstVideoMeta (and gets it on the
+  // output), and the test, as upstream, asks for it in the proposed pool.
+  const bool meta = __i__ % 2 == 1;
+  GstHarness* h = new_harness(spec->factory, gpu_params().c_str());
+  if (meta)
+    gst_harness_add_propose_allocation_meta(h, GST_VIDEO_META_API_TYPE,
+                                            nullptr);
+
+  uint32_t salt = 16 * __i__;
+  for (const Size& size : kSizes) {
+    GstVideoInfo info = video_info(format, size.width, size.height);
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+    fail_unless_equals_string(active_backend(h->element).c_str(), "gpu");
+    std::mt19937 gen = rng(salt++);
+
+    // Ordinary memory: copied in (and back out, in place); not counted.
+    guint64 counted;
+    GstBuffer* out = push_checked(h, info, random_buffer(info, gen), &counted);
+    fail_unless_equals_uint64(counted, 0);
+    // Out of place, the output comes from the element's Vulkan pool.
+    fail_unless_equals_int(is_vulkan_memory(out), !spec->in_place);
+    if (!spec->in_place)
+      fail_unless_equals_int(gst_buffer_get_video_meta(out) != nullptr, meta);
+    gst_buffer_unref(out);
+
+    // A frame from the proposed pool is filtered where it lies. Deblock's
+    // edges need 4 samples of plane past them: below 8x8 (block-size=4) it
+    // may leave the GPU nothing to do.
+    GstBufferPool* pool = proposed_pool(h, info, meta);
+    GstBuffer* in = pool_frame(pool, info, gen);
+    out = push_checked(h, info, in, &counted);
+    if (spec->in_place && size.width < 8)
+      fail_unless(counted <= 1);
+    else
+      fail_unless_equals_uint64(counted, 1);
+    fail_unless(is_vulkan_memory(out));
+    if (spec->in_place) fail_unless(out == in, "an in-place frame was copied");
+    gst_buffer_unref(out);
+    release_pool(pool);
+  }
+  gst_harness_teardown(h);
+  watch.check();
+}
+GST_END_TEST
+
+// The pool is proposed on the gpu backend only, first, with our allocator
+// (kept whatever allocator upstream configures), GstVideoMeta and 4-byte
+// aligned strides.
+GST_START_TEST(test_allocation_query) {
+  const BackendKind kind = kAllBackendKinds[__i__];
+  const std::string name(backend_name(kind));
+  if (kind == BackendKind::Gpu ? !have_vulkan_device()
+                               : !create_backend(kind, nullptr))
+    return;
+  std::optional<ValidationWatch> watch;
+  if (kind == BackendKind::Gpu) watch.emplace();
+  const std::string props = std::string(spec->params) + " backend=" + name;
+  GstHarness* h = new_harness(spec->factory, props.c_str());
+  GstVideoInfo info = video_info("Y42B", 17, 9);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+
+  GstQuery* query = allocation_query(h, info);
+  fail_unless_equals_int(proposes_vulkan(query), kind == BackendKind::Gpu);
+  if (kind == BackendKind::Gpu) {
+    GstBufferPool* pool;
+    guint size;
+    gst_query_parse_nth_allocation_pool(query, 0, &pool, &size, nullptr,
+                                        nullptr);
+    fail_unless_equals_string(G_OBJECT_TYPE_NAME(pool), kPoolType);
+    fail_unless(size >= GST_VIDEO_INFO_SIZE(&info));
+    GstAllocator* allocator;
+    gst_query_parse_nth_allocation_param(query, 0, &allocator, nullptr);
+    fail_unless(is_our_allocator(allocator), "first allocator is not ours");
+    gst_object_unref(allocator);
+
+    // Upstream names the system allocator and asks for GstVideoMeta.
+    GstStructure* config = gst_buffer_pool_get_config(pool);
+    GstAllocator* system = gst_allocator_find(nullptr);
+    gst_buffer_pool_config_set_allocator(config, system, nullptr);
+    gst_object_unref(system);
+    gst_buffer_pool_config_add_option(config,
+                                      GST_BUFFER_POOL_OPTION_VIDEO_META);
+    fail_unless(gst_buffer_pool_set_config(pool, config));
+    config = gst_buffer_pool_get_config(pool);
+    gst_buffer_pool_config_get_allocator(config, &allocator, nullptr);
+    fail_unless(is_our_allocator(allocator), "the pool took another allocator");
+    fail_unless(gst_buffer_pool_config_has_option(
+        config, GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT));
+    GstVideoAlignment align;
+    fail_unless(gst_buffer_pool_config_get_video_alignment(config, &align));
+    for (guint mask : align.stride_align) fail_unless_equals_int(mask & 3, 3);
+    gst_structure_free(config);
+
+    fail_unless(gst_buffer_pool_set_active(pool, TRUE));
+    std::mt19937 gen = rng(0);
+    GstBuffer* in = pool_frame(pool, info, gen);
+    fail_unless(gst_buffer_get_video_meta(in) != nullptr);
+    check_strides(in);
+    guint64 counted;
+    gst_buffer_unref(push_checked(h, info, in, &counted));
+    fail_unless_equals_uint64(counted, 1);
+    release_pool(pool);
+
+    // The count lasts until the element starts again.
+    gst_element_set_state(h->element, GST_STATE_NULL);
+    fail_unless_equals_uint64(zero_copy_frames(h->element), 1);
+    gst_harness_play(h);
+    fail_unless_equals_uint64(zero_copy_frames(h->element), 0);
+  }
+  gst_query_unref(query);
+  gst_harness_teardown(h);
+  if (watch) watch->check();
+}
+GST_END_TEST
+
+// In passthrough frames go downstream untouched: no pool is proposed.
+// Leaving it asks upstream (RECONFIGURE) to query again, and the pool is.
+GST_START_TEST(test_gpu_passthrough) {
+  if (!have_vulkan_device()) return;
+  ValidationWatch watch;
+  const std::string props = std::string(spec->noop_params) + " backend=gpu";
+  GstHarness* h = new_harness(spec->factory, props.c_str());
+  GstVideoInfo info = video_info("I420", 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(0);
+
+  GstQuery* query = allocation_query(h, info);
+  fail_if(proposes_vulkan(query), "a Vulkan pool proposed in passthrough");
+  gst_query_unref(query);
+  gst_buffer_unref(push_and_pull(h, random_buffer(info, gen)));
+  while (GstEvent* event = gst_harness_try_pull_upstream_event(h))
+    gst_event_unref(event);
+
+  set_properties(h->element, spec->params);
+  guint64 counted;
+  gst_buffer_unref(push_checked(h, info, random_buffer(info, gen), &counted));
+  bool reconfigure = false;
+  while (GstEvent* event = gst_harness_try_pull_upstream_event(h)) {
+    reconfigure |= GST_EVENT_TYPE(event) == GST_EVENT_RECONFIGURE;
+    gst_event_unref(event);
+  }
+  fail_unless(reconfigure, "no RECONFIGURE sent upstream");
+  query = allocation_query(h, info);
+  fail_unless(proposes_vulkan(query), "no Vulkan pool after passthrough");
+  gst_query_unref(query);
+  gst_harness_teardown(h);
+  watch.check();
+}
+GST_END_TEST
+
+// An in-place element given a pool frame someone else still holds writes a
+// copy: made by our allocator, in Vulkan memory, still filtered in place.
+GST_START_TEST(test_gpu_shared_frame) {
+  if (!have_vulkan_device()) return;
+  ValidationWatch watch;
+  GstHarness* h = new_harness(spec->factory, gpu_params().c_str());
+  GstVideoInfo info = video_info("NV12", 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  GstBufferPool* pool = proposed_pool(h, info, true);
+  std::mt19937 gen = rng(0);
+  GstBuffer* in = pool_frame(pool, info, gen);
+  GstBuffer* copy = gst_buffer_copy_deep(in);
+  gst_buffer_ref(in);
+
+  guint64 counted;
+  GstBuffer* out = push_checked(h, info, in, &counted);
+  fail_unless(out != in && same_bytes(in, copy), "a held frame was written");
+  fail_unless(is_vulkan_memory(out));
+  fail_unless_equals_uint64(counted, 1);
+  for (GstBuffer* b : {out, in, copy}) gst_buffer_unref(b);
+  release_pool(pool);
+  gst_harness_teardown(h);
+  watch.check();
+}
+GST_END_TEST
+
+// Two elements on the gpu backend (each with its own device): the first
+// writes into the second's pool. Out of place, the second then filters with
+// no copy; in place, the first does, in its own pool.
+GST_START_TEST(test_gpu_chain) {
+  if (!have_vulkan_device()) return;
+  ValidationWatch watch;
+  const std::string line = std::string(spec->factory) + " name=first " +
+                           gpu_params() + " ! " + spec->factory +
+                           " name=second " + gpu_params();
+  GstHarness* h = gst_harness_new_parse(line.c_str());
+  GstElement* up = gst_bin_get_by_name(GST_BIN(h->element), "first");
+  GstElement* down = gst_bin_get_by_name(GST_BIN(h->element), "second");
+  GstVideoInfo info = video_info("YV12", 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  GstBufferPool* pool = proposed_pool(h, info, false);
+  std::mt19937 gen = rng(0);
+  GstBuffer* in = pool_frame(pool, info, gen);
+
+  GstBuffer* once = expected_output(in, info, spec->reference, spec->in_place);
+  GstBuffer* twice =
+      expected_output(once, info, spec->reference, spec->in_place);
+  GstBuffer* out = push_and_pull(h, in);
+  const std::string diff = first_difference(twice, out, info);
+  fail_unless(diff.empty(), "%s", diff.c_str());
+  fail_unless(is_vulkan_memory(out));
+  fail_unless_equals_uint64(zero_copy_frames(up), spec->in_place ? 1 : 0);
+  fail_unless_equals_uint64(zero_copy_frames(down), spec->in_place ? 0 : 1);
+
+  for (GstBuffer* b : {out, once, twice}) gst_buffer_unref(b);
+  release_pool(pool);
+  gst_object_unref(up);
+  gst_object_unref(down);
+  gst_harness_teardown(h);
+  watch.check();
+}
+GST_END_TEST
+
+// A device that does not exist: negotiation fails, saying so.
+GST_START_TEST(test_gpu_device_missing) {
+  if (!have_vulkan_device()) return;
+  g_setenv("DAEDALUS_VULKAN_DEVICE", "no-such-device", TRUE);
+  GstHarness* h = new_harness(spec->factory, gpu_params().c_str());
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  GstVideoInfo info = video_info("I420", 17, 9);
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gst_harness_push_event(h, gst_event_new_caps(caps));
+  gst_caps_unref(caps);
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  gst_harness_push_event(h, gst_event_new_segment(&segment));
+  std::mt19937 gen = rng(0);
+  fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
+                         GST_FLOW_NOT_NEGOTIATED);
+
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(msg != nullptr, "no error message");
+  GError* error = nullptr;
+  gst_message_parse_error(msg, &error, nullptr);
+  const std::string text = error->message;
+  fail_unless(text.find("\"gpu\"") != std::string::npos &&
+                  text.find("DAEDALUS_VULKAN_DEVICE=no-such-device") !=
+                      std::string::npos,
+              "unclear error: %s", text.c_str());
+  g_error_free(error);
+  gst_message_unref(msg);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+}  // namespace
+
+TCase* gpu_tcase(const ElementSpec* element) {
+  spec = element;
+  TCase* tc = tcase_create("gpu");
+  tcase_add_loop_test(tc, test_gpu_formats, 0, kNumFormats);
+  tcase_add_loop_test(tc, test_allocation_query, 0,
+                      G_N_ELEMENTS(kAllBackendKinds));
+  tcase_add_test(tc, test_gpu_passthrough);
+  if (element->in_place) tcase_add_test(tc, test_gpu_shared_frame);
+  tcase_add_test(tc, test_gpu_chain);
+  tcase_add_test(tc, test_gpu_device_missing);
+  return tc;
+}
+
+}  // namespace daedalus::gsttest

@@ -1,0 +1,84 @@
+#include "gpu_test_util.h"
+
+#include <cstring>
+#include <string>
+
+#include "vk_instance.h"
+
+namespace daedalus::test {
+namespace {
+
+// Owns the backend so that its destruction, after the last test, is
+// checked for validation messages too.
+class GpuEnvironment : public ::testing::Environment {
+ public:
+  static GpuEnvironment* instance;
+
+  void TearDown() override {
+    backend_.reset();
+    expect_no_validation_messages();
+  }
+
+  GpuBackend* backend(std::string* why_not) {
+    if (!created_) {
+      created_ = true;
+      const Status s = create_gpu_backend(GpuOptions::from_env(), &backend_);
+      if (!s) why_not_ = s.message();
+    }
+    *why_not = why_not_;
+    return backend_.get();
+  }
+
+ private:
+  bool created_ = false;
+  std::unique_ptr<GpuBackend> backend_;
+  std::string why_not_;
+};
+
+GpuEnvironment* GpuEnvironment::instance = static_cast<GpuEnvironment*>(
+    ::testing::AddGlobalTestEnvironment(new GpuEnvironment));
+
+}  // namespace
+
+void GpuTest::SetUp() {
+  static const int devices = vk::vulkan_device_count();
+  if (devices == 0) GTEST_SKIP() << "no Vulkan device on this machine";
+  std::string why_not;
+  gpu = GpuEnvironment::instance->backend(&why_not);
+  ASSERT_NE(gpu, nullptr) << why_not;
+  if (vk::validation_requested_by_env()) {
+    ASSERT_TRUE(gpu->device_info().validation);
+  }
+}
+
+void GpuTest::TearDown() { expect_no_validation_messages(); }
+
+void expect_no_validation_messages() {
+  for (const std::string& m : vk::debug_messages()) ADD_FAILURE() << m;
+  vk::clear_debug_messages();
+}
+
+GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image) {
+  GpuImage g;
+  const Status s = gpu.allocate_buffer(image.bytes().size(), &g.buffer);
+  EXPECT_TRUE(s) << s.message();
+  if (!s) return g;
+  std::memcpy(g.buffer->data(), image.bytes().data(), image.bytes().size());
+  const ConstFrame f = image.frame();
+  g.frame.num_planes = f.num_planes;
+  g.frame.chroma_shift_x = f.chroma_shift_x;
+  g.frame.chroma_shift_y = f.chroma_shift_y;
+  for (int p = 0; p < f.num_planes; p++) {
+    const ConstPlane& pl = f.planes[p];
+    g.frame.planes[p] = {g.buffer->data() + (pl.data - image.bytes().data()),
+                         pl.stride, pl.width, pl.height, pl.step};
+  }
+  return g;
+}
+
+void copy_from_gpu(const GpuImage& gpu_image, Image& image) {
+  std::memcpy(image.bytes().data(), gpu_image.buffer->data(),
+              image.bytes().size());
+}
+
+}  // namespace daedalus::test
