@@ -8,7 +8,8 @@ tools/apt-install.sh \
   meson ninja-build pkg-config g++ \
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-  libgtest-dev libhwy-dev
+  libgtest-dev libhwy-dev \
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
 
 if [ -f build/build.ninja ]; then
   meson setup --reconfigure build
