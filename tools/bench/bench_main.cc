@@ -174,10 +174,10 @@ Frame rebased(const Image& image, uint8_t* base) {
   return f;
 }
 
-// gpu rows: frames in ordinary memory (copied in and out: "staged"), frames
-// already in GpuBuffers ("zero-copy"), and "bus": a plain memcpy of the
-// frame's bytes into Vulkan memory and back out, the floor the issue measures
-// end-to-end time against.
+// gpu rows: frames in ordinary memory (copied in and out: "staged"; its
+// upload and readback columns are the time the frame's bytes take to cross
+// into and out of Vulkan memory) and frames already in GpuBuffers
+// ("zero-copy").
 template <class Record>
 void bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Options& o,
                double scalar_ms, Record record) {
@@ -212,13 +212,6 @@ void bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Optio
       [&] { return w.run(gpu, out_frame, in_frame); }, collect);
   finish(record("gpu", "zero-copy", 1, zero_copy_ms, scalar_ms));
 
-  std::vector<uint8_t> host(bytes);
-  const double bus_ms = time_ms(o.min_seconds, [] {}, [&] {
-    std::memcpy(in->data(), src.bytes().data(), bytes);
-    std::memcpy(host.data(), out->data(), bytes);
-    return Status::ok();
-  });
-  record("bus", "memcpy", 1, bus_ms, scalar_ms);
 }
 #endif
 
@@ -356,8 +349,8 @@ int main(int argc, char** argv) {
                  "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
                  "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
                  "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"
-                 "in ordinary memory (staged) and in Vulkan buffers (zero-copy), and 'bus':\n"
-                 "memcpy of the frame into Vulkan memory and back. -1: not measured.\n"
+                 "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"
+                 "-1: not measured.\n"
                  "The gpu device follows $DAEDALUS_VULKAN_DEVICE.\n");
     return 2;
   }
