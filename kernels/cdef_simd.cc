@@ -164,20 +164,23 @@ void lay_out(const uint16_t* HWY_RESTRICT staged, int pitch, int rows, int n,
       const uint16_t* s = staged + r * pitch + 8 * j;
       auto v0 = hn::LoadU(d, s), v1 = v0, v2 = v0, v3 = v0;
       if (R > 1) v1 = hn::LoadU(d, s + pitch);
-      if (R > 2) v2 = hn::LoadU(d, s + 2 * pitch), v3 = hn::LoadU(d, s + 3 * pitch);
+      if (R > 2) v2 = hn::LoadU(d, s + 2 * pitch);
+      if (R > 2) v3 = hn::LoadU(d, s + 3 * pitch);
       transpose_blocks(d, v0, v1, v2, v3);
       uint16_t* o = out + j * block + r * 8;
       hn::Store(v0, d, o);
       if (R > 1) hn::Store(v1, d, o + block);
-      if (R > 2) hn::Store(v2, d, o + 2 * block), hn::Store(v3, d, o + 3 * block);
+      if (R > 2) hn::Store(v2, d, o + 2 * block);
+      if (R > 2) hn::Store(v3, d, o + 3 * block);
     }
   }
 }
 
 // The same for two staged chroma chunks, block j from columns [4 j, 4 j + 4)
 // of U and of V, interleaved (and up to 7 blocks more).
-void lay_out_pair(const uint16_t* HWY_RESTRICT u, const uint16_t* HWY_RESTRICT v,
-                  int pitch, int rows, int n, uint16_t* HWY_RESTRICT out) {
+void lay_out_pair(const uint16_t* HWY_RESTRICT u,
+                  const uint16_t* HWY_RESTRICT v, int pitch, int rows, int n,
+                  uint16_t* HWY_RESTRICT out) {
   const DU d;
   const int R = int(hn::Lanes(d)) / 8, block = rows * 8;
   for (int j = 0; j < n; j += 2 * R) {
@@ -192,15 +195,20 @@ void lay_out_pair(const uint16_t* HWY_RESTRICT u, const uint16_t* HWY_RESTRICT v
         u2 = hn::LoadU(d, su + 2 * pitch), v2 = hn::LoadU(d, sv + 2 * pitch);
         u3 = hn::LoadU(d, su + 3 * pitch), v3 = hn::LoadU(d, sv + 3 * pitch);
       }
-      auto e0 = hn::InterleaveLower(d, u0, v0), o0 = hn::InterleaveUpper(d, u0, v0);
-      auto e1 = hn::InterleaveLower(d, u1, v1), o1 = hn::InterleaveUpper(d, u1, v1);
-      auto e2 = hn::InterleaveLower(d, u2, v2), o2 = hn::InterleaveUpper(d, u2, v2);
-      auto e3 = hn::InterleaveLower(d, u3, v3), o3 = hn::InterleaveUpper(d, u3, v3);
+      auto e0 = hn::InterleaveLower(d, u0, v0);
+      auto e1 = hn::InterleaveLower(d, u1, v1);
+      auto e2 = hn::InterleaveLower(d, u2, v2);
+      auto e3 = hn::InterleaveLower(d, u3, v3);
+      auto o0 = hn::InterleaveUpper(d, u0, v0);
+      auto o1 = hn::InterleaveUpper(d, u1, v1);
+      auto o2 = hn::InterleaveUpper(d, u2, v2);
+      auto o3 = hn::InterleaveUpper(d, u3, v3);
       transpose_blocks(d, e0, e1, e2, e3);
       transpose_blocks(d, o0, o1, o2, o3);
       uint16_t* o = out + j * block + r * 8;
       hn::Store(e0, d, o), hn::Store(o0, d, o + block);
-      if (R > 1) hn::Store(e1, d, o + 2 * block), hn::Store(o1, d, o + 3 * block);
+      if (R > 1) hn::Store(e1, d, o + 2 * block);
+      if (R > 1) hn::Store(o1, d, o + 3 * block);
       if (R > 2) {
         hn::Store(e2, d, o + 4 * block), hn::Store(o2, d, o + 5 * block);
         hn::Store(e3, d, o + 6 * block), hn::Store(o3, d, o + 7 * block);
@@ -394,8 +402,8 @@ void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
                             unsigned(((hi_mask >> (4 * j)) & 15) << 4);
       const int best_dir = std::countr_zero(code);
       dir[b + j] = best_dir;
-      var[b + j] =
-          (top[4 * j] - cost[(best_dir >> 2) ^ 1][4 * j + (best_dir & 3)]) >> 10;
+      const int other = cost[(best_dir >> 2) ^ 1][4 * j + (best_dir & 3)];
+      var[b + j] = (top[4 * j] - other) >> 10;
     }
   }
 }
@@ -434,14 +442,21 @@ HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
     hi = hn::Max(hi, hn::BitCast(di, v));
   }
   const VI diff = hn::BitCast(di, hn::Sub(v, px));
+  const V dist = hn::BitCast(d, hn::Abs(diff));
   const VI limit = hn::BitCast(
-      di, hn::SaturatedSub(
-              strength, hn::ShiftRightSame(hn::BitCast(d, hn::Abs(diff)), shift)));
+      di, hn::SaturatedSub(strength, hn::ShiftRightSame(dist, shift)));
   return hn::Min(hn::Max(diff, hn::Neg(limit)), limit);
 }
 
-// Where a filtered block goes: rows of kW samples (8, or 4 of U and 4 of V
-// for an interleaved pair) of plane 0 and, for a pair, plane 1.
+// One block to filter: its layout, strengths and first destination row (of
+// U and of V for an interleaved pair).
+struct Job {
+  const uint16_t* blk;
+  const Strength* s;
+  uint8_t* out[2];
+};
+
+// The destination planes of a run of jobs.
 struct Sink {
   ptrdiff_t stride[2];
   int step[2];
@@ -483,25 +498,25 @@ HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
   }
 }
 
-// Filters the laid-out block at blk into the sink. Only with both tap
+// Filters a laid-out block into the sink. Only with both tap
 // kinds can the result leave the range of its taps: with one kind the weights
 // add up to 12, and (8 + 12 D) >> 4 <= D for any D >= 1 (the largest
 // distance to a tap on the side of the sum), so no clip is needed.
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
-HWY_INLINE void filter_block(const uint16_t* HWY_RESTRICT blk,
-                             const Strength& s, uint8_t* const* out,
-                             const Sink& sink) {
+HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
   constexpr bool kClip = kPri && kSec;
   constexpr int kD2 = (kDir + 2) & 7, kD6 = (kDir + 6) & 7;
   const DU d;
   const hn::RebindToSigned<DU> di;
   const int N = int(hn::Lanes(d));
-  const auto pri = hn::Set(d, uint16_t(s.pri)), sec = hn::Set(d, uint16_t(s.sec));
+  const Strength& s = *job.s;
+  const auto pri = hn::Set(d, uint16_t(s.pri));
+  const auto sec = hn::Set(d, uint16_t(s.sec));
   const auto w0 = hn::Set(di, int16_t(s.w0)), w1 = hn::Set(di, int16_t(s.w1));
   const auto round = hn::Set(di, 8);
   const int ps = s.pri_shift, ss = s.sec_shift;
   for (int i = 0; i < kRows * 8; i += N) {
-    const uint16_t* p = blk + 16 + i;
+    const uint16_t* p = job.blk + 16 + i;
     const auto px = hn::LoadU(d, p);
     auto lo = px;
     auto hi = hn::BitCast(di, px);
@@ -531,22 +546,14 @@ HWY_INLINE void filter_block(const uint16_t* HWY_RESTRICT blk,
     sum = hn::Add(sum, hn::Add(round, hn::ShiftRight<15>(sum)));
     auto res = hn::Add(hn::BitCast(di, px), hn::ShiftRight<4>(sum));
     if constexpr (kClip) res = hn::Min(hn::Max(res, hn::BitCast(di, lo)), hi);
-    store_result<kColBytes>(di, res, i / 8, out, sink);
+    store_result<kColBytes>(di, res, i / 8, job.out, sink);
   }
 }
-
-// One block to filter: its layout, strengths and destination rows.
-struct Job {
-  const uint16_t* blk;
-  const Strength* s;
-  uint8_t* out[2];
-};
 
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
 void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
   for (int k = 0; k < n; k++)
-    filter_block<kDir, kPri, kSec, kColBytes, kRows>(jobs[k].blk, *jobs[k].s,
-                                                     jobs[k].out, sink);
+    filter_block<kDir, kPri, kSec, kColBytes, kRows>(jobs[k], sink);
 }
 
 using FilterFn = void (*)(const Job*, int, const Sink&);
@@ -568,9 +575,9 @@ uint8_t filter_key(const Strength& s, int dir) {
   return uint8_t(8 * (s.pri ? (s.sec ? 0 : 1) : 2) + dir);
 }
 
-// Calls f(k, blocks) for every key k of key[0..kChunk) up to kCopy, with the
-// bit mask of the blocks j that have it: blocks are filtered by key, one call
-// of the function per key, where block directions vary at random.
+// Calls f(k, blocks) for each key k <= kCopy in key[0..kChunk), with the bit
+// mask of the blocks that have it: blocks are filtered grouped by key, one
+// call per key and chunk, though directions vary from block to block.
 template <class F>
 void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
   const hn::CappedTag<uint8_t, kChunk> d;
@@ -811,7 +818,6 @@ void CdefBlockRows(const Frame& dst, const ConstFrame& src,
 #endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace
-// NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace daedalus
 HWY_AFTER_NAMESPACE();

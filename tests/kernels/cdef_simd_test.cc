@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "daedalus/cdef.h"
@@ -28,7 +29,7 @@ struct Dsps {
 };
 
 std::string describe(const Image& src, const CdefParams& p) {
-  return testing::PrintToString(pixel_format_name(src.format())) + " " +
+  return std::string(pixel_format_name(src.format())) + " " +
          std::to_string(src.width()) + "x" + std::to_string(src.height()) +
          " pri " + std::to_string(p.pri_strength) + " sec " +
          std::to_string(p.sec_strength) + " uv " +
@@ -38,17 +39,24 @@ std::string describe(const Image& src, const CdefParams& p) {
 }
 
 // Both implementations on the whole frame, into differently pre-filled
-// destinations with guard bytes; asserts equal samples and intact guards.
-void expect_same(const Dsps& dsps, const Image& src, const CdefParams& params,
-                 int pad, std::mt19937& gen) {
+// destinations with guard bytes: equal samples and intact guards.
+testing::AssertionResult same_output(const Dsps& dsps, const Image& src,
+                                     const CdefParams& params, int pad,
+                                     std::mt19937& gen) {
   Image want(src.format(), src.width(), src.height(), pad);
   Image got(src.format(), src.width(), src.height(), pad);
   test::fill(want, [](int, int, int) { return uint8_t(0x5A); });
   test::fill_random(got, gen);
   cdef_frame(dsps.ref, want.frame(), src.frame(), params);
   cdef_frame(dsps.simd, got.frame(), src.frame(), params);
-  ASSERT_EQ(test::first_difference(want, got), "") << describe(src, params);
-  ASSERT_TRUE(test::guards_intact(got)) << describe(src, params);
+  const std::string diff = test::first_difference(want, got);
+  if (!diff.empty())
+    return testing::AssertionFailure()
+           << diff << " (" << describe(src, params) << ")";
+  if (!test::guards_intact(got))
+    return testing::AssertionFailure()
+           << "guard bytes written (" << describe(src, params) << ")";
+  return testing::AssertionSuccess();
 }
 
 CdefParams random_params(std::mt19937& gen) {
@@ -62,17 +70,24 @@ CdefParams random_params(std::mt19937& gen) {
 // gradients with texture (large, varied variances and directions).
 void fill_content(Image& image, std::mt19937& gen, int kind) {
   switch (kind % 4) {
-    case 0: test::fill_random(image, gen); break;
-    case 1: test::fill_near(image, gen, 128, 6); break;
-    case 2: test::fill_near(image, gen, 60, 24); break;
+    case 0:
+      test::fill_random(image, gen);
+      break;
+    case 1:
+      test::fill_near(image, gen, 128, 6);
+      break;
+    case 2:
+      test::fill_near(image, gen, 60, 24);
+      break;
     default: {
       const int a = int(gen() % 7) - 3, b = int(gen() % 7) - 3;
       const uint32_t salt = gen();
       test::fill(image, [=](int p, int x, int y) {
-        const uint32_t h = (uint32_t(x) * 0x9E3779B1u) ^ (uint32_t(y) * 0x85EBCA6Bu) ^
-                           (uint32_t(p) << 28) ^ salt;
-        return uint8_t(std::clamp(128 + a * x + b * y + int(h >> 29) * 3 - 10,
-                                  0, 255));
+        const uint32_t h = (uint32_t(x) * 0x9E3779B1u) ^
+                           (uint32_t(y) * 0x85EBCA6Bu) ^ (uint32_t(p) << 28) ^
+                           salt;
+        return uint8_t(
+            std::clamp(128 + a * x + b * y + int(h >> 29) * 3 - 10, 0, 255));
       });
       break;
     }
@@ -83,10 +98,9 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(101);
   // Up to a few hundred blocks per row: rows are worked on in chunks.
-  const int fixed[][2] = {{1, 1},   {7, 7},   {8, 8},    {9, 16},
-                          {16, 9},  {23, 17}, {24, 24},  {64, 8},
-                          {65, 33}, {80, 72}, {133, 41}, {517, 9},
-                          {1031, 17}, {1544, 8}};
+  const int fixed[][2] = {{1, 1},    {7, 7},   {8, 8},     {9, 16},  {16, 9},
+                          {23, 17},  {24, 24}, {64, 8},    {65, 33}, {80, 72},
+                          {133, 41}, {517, 9}, {1031, 17}, {1544, 8}};
   for (PixelFormat format : kAllPixelFormats) {
     for (int round = 0; round < 24; round++) {
       int w, h;
@@ -100,7 +114,7 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
       const int pad = int(gen() % 40);
       Image src(format, w, h, pad);
       fill_content(src, gen, round);
-      expect_same(dsps, src, random_params(gen), pad, gen);
+      ASSERT_TRUE(same_output(dsps, src, random_params(gen), pad, gen));
       ASSERT_TRUE(test::guards_intact(src));
     }
   }
@@ -117,8 +131,10 @@ TEST_P(CdefSimd, EveryParameterValue) {
         const PixelFormat format = formats[(pri + sec + damping) % 4];
         Image src(format, 40, 24, 5);
         fill_content(src, gen, pri + sec + damping);
-        expect_same(dsps, src, {pri, sec, 15 - pri, 4 - sec, damping}, 3, gen);
-        expect_same(dsps, src, {pri, sec, pri, sec, damping}, 3, gen);
+        ASSERT_TRUE(same_output(
+            dsps, src, {pri, sec, 15 - pri, 4 - sec, damping}, 3, gen));
+        ASSERT_TRUE(
+            same_output(dsps, src, {pri, sec, pri, sec, damping}, 3, gen));
       }
 }
 
@@ -128,29 +144,39 @@ TEST_P(CdefSimd, AdversarialFills) {
   const std::pair<const char*, Fill> fills[] = {
       {"zero", [](int, int, int) { return uint8_t(0); }},
       {"max", [](int, int, int) { return uint8_t(255); }},
-      {"checker", [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); }},
+      {"checker",
+       [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); }},
       {"columns", [](int, int x, int) { return uint8_t(x & 1 ? 255 : 0); }},
       {"rows", [](int, int, int y) { return uint8_t(y % 3 ? 0 : 255); }},
-      {"stripes 2", [](int, int x, int y) { return uint8_t(((x + 2 * y) >> 1) & 1 ? 250 : 3); }},
-      {"0 or 1", [](int p, int x, int y) { return uint8_t(((x * 7 + y * 3 + p) % 5) == 0); }},
-      {"254 or 255", [](int p, int x, int y) { return uint8_t(254 + ((x * 5 + y + p) % 3 == 0)); }},
+      {"stripes 2",
+       [](int, int x, int y) {
+         return uint8_t(((x + 2 * y) >> 1) & 1 ? 250 : 3);
+       }},
+      {"0 or 1", [](int p, int x,
+                    int y) { return uint8_t(((x * 7 + y * 3 + p) % 5) == 0); }},
+      {"254 or 255",
+       [](int p, int x, int y) {
+         return uint8_t(254 + ((x * 5 + y + p) % 3 == 0));
+       }},
       // Differences around every threshold: +-(strength << shift) and near.
-      {"ramp", [](int p, int x, int y) { return uint8_t(100 + ((x * 3 + y * 5 + p) % 37)); }},
-      {"impulses", [](int p, int x, int y) {
-         return uint8_t((x * 13 + y * 7 + p) % 11 == 0 ? 128 + 4 * ((x + y) % 8) : 128);
+      {"ramp", [](int p, int x,
+                  int y) { return uint8_t(100 + ((x * 3 + y * 5 + p) % 37)); }},
+      {"impulses",
+       [](int p, int x, int y) {
+         return uint8_t((x * 13 + y * 7 + p) % 11 == 0 ? 128 + 4 * ((x + y) % 8)
+                                                       : 128);
        }},
   };
-  const CdefParams params[] = {{15, 4, 15, 4, 6}, {15, 4, 15, 4, 3},
-                               {1, 1, 1, 1, 6},   {4, 1, 4, 1, 3},
-                               {15, 0, 0, 4, 6},  {0, 4, 15, 0, 5},
-                               {7, 3, 9, 2, 4},   {2, 2, 3, 3, 3}};
+  const CdefParams params[] = {
+      {15, 4, 15, 4, 6}, {15, 4, 15, 4, 3}, {1, 1, 1, 1, 6}, {4, 1, 4, 1, 3},
+      {15, 0, 0, 4, 6},  {0, 4, 15, 0, 5},  {7, 3, 9, 2, 4}, {2, 2, 3, 3, 3}};
   for (PixelFormat format : kAllPixelFormats)
     for (const auto& [name, fill] : fills)
       for (const CdefParams& p : params) {
         Image src(format, 37, 26, 2);
         test::fill(src, fill);
         SCOPED_TRACE(name);
-        expect_same(dsps, src, p, 2, gen);
+        ASSERT_TRUE(same_output(dsps, src, p, 2, gen));
       }
 }
 
@@ -166,7 +192,9 @@ TEST_P(CdefSimd, UnavailableTapsEveryStrength) {
       [](int, int, int) { return uint8_t(0); },
       [](int, int, int) { return uint8_t(255); },
       [](int, int x, int y) { return uint8_t((x ^ y) & 1 ? 255 : 0); },
-      [](int p, int x, int y) { return uint8_t(x < 2 || y < 2 ? 255 * (p & 1) : 128); },
+      [](int p, int x, int y) {
+        return uint8_t(x < 2 || y < 2 ? 255 * (p & 1) : 128);
+      },
   };
   const int sizes[][2] = {{8, 8}, {16, 8}, {9, 10}};
   for (int pri = 0; pri <= 15; pri++)
@@ -174,12 +202,15 @@ TEST_P(CdefSimd, UnavailableTapsEveryStrength) {
       for (int damping = 3; damping <= 6; damping++) {
         const int* size = sizes[(pri + sec + damping) % 3];
         const PixelFormat format =
-            kAllPixelFormats[(pri * 5 + sec + damping) % std::size(kAllPixelFormats)];
+            kAllPixelFormats[(pri * 5 + sec + damping) %
+                             std::size(kAllPixelFormats)];
         Image src(format, size[0], size[1], 1);
         test::fill(src, fills[(pri + damping) % 4]);
-        expect_same(dsps, src, {pri, sec, pri, sec, damping}, 2, gen);
+        ASSERT_TRUE(
+            same_output(dsps, src, {pri, sec, pri, sec, damping}, 2, gen));
         fill_content(src, gen, 0);
-        expect_same(dsps, src, {pri, sec, 15 - pri, 4 - sec, damping}, 2, gen);
+        ASSERT_TRUE(same_output(
+            dsps, src, {pri, sec, 15 - pri, 4 - sec, damping}, 2, gen));
       }
 }
 
@@ -200,8 +231,8 @@ TEST_P(CdefSimd, ClipToAvailableTaps) {
             return uint8_t(132 + (x % 5 == ox && y % 5 == oy ? delta : 0));
           });
           const int pri = 4 + int(gen() % 12), sec = 2 + int(gen() % 3);
-          expect_same(dsps, src, {pri, sec, pri, sec, 5 + (ox + oy) % 2}, 0,
-                      gen);
+          ASSERT_TRUE(same_output(
+              dsps, src, {pri, sec, pri, sec, 5 + (ox + oy) % 2}, 0, gen));
         }
 }
 
@@ -212,14 +243,22 @@ TEST_P(CdefSimd, EveryDirection) {
   std::mt19937 gen = test::rng(104);
   auto line = [](int dir, int i, int j) {
     switch (dir) {
-      case 0: return i + j;
-      case 1: return i + j / 2;
-      case 2: return i;
-      case 3: return 3 + i - j / 2;
-      case 4: return 7 + i - j;
-      case 5: return 3 - i / 2 + j;
-      case 6: return j;
-      default: return i / 2 + j;
+      case 0:
+        return i + j;
+      case 1:
+        return i + j / 2;
+      case 2:
+        return i;
+      case 3:
+        return 3 + i - j / 2;
+      case 4:
+        return 7 + i - j;
+      case 5:
+        return 3 - i / 2 + j;
+      case 6:
+        return j;
+      default:
+        return i / 2 + j;
     }
   };
   for (PixelFormat format : kAllPixelFormats)
@@ -232,8 +271,8 @@ TEST_P(CdefSimd, EveryDirection) {
             128 + amp * (line(dir, y & 7, x & 7) - 7) + (p ? 5 : 0), 0, 255));
       });
       for (int round = 0; round < 3; round++)
-        expect_same(dsps, src, random_params(gen), 1, gen);
-      expect_same(dsps, src, {15, 4, 15, 4, 6}, 1, gen);
+        ASSERT_TRUE(same_output(dsps, src, random_params(gen), 1, gen));
+      ASSERT_TRUE(same_output(dsps, src, {15, 4, 15, 4, 6}, 1, gen));
     }
 }
 
@@ -344,22 +383,22 @@ TEST_P(CdefSimd, NegativeStride) {
 // rows: no effect), sec 4, damping 6.
 TEST_P(CdefSimd, StripesKnownAnswer) {
   const Dsps dsps;
-  const uint8_t expected[8][8] = {
-      {130, 130, 130, 130, 130, 130, 130, 130},
-      {130, 130, 130, 130, 130, 130, 130, 130},
-      {130, 130, 129, 129, 129, 129, 130, 130},
-      {129, 129, 128, 128, 128, 128, 129, 129},
-      {127, 127, 128, 128, 128, 128, 127, 127},
-      {126, 126, 127, 127, 127, 127, 126, 126},
-      {126, 126, 126, 126, 126, 126, 126, 126},
-      {126, 126, 126, 126, 126, 126, 126, 126}};
+  const uint8_t expected[8][8] = {{130, 130, 130, 130, 130, 130, 130, 130},
+                                  {130, 130, 130, 130, 130, 130, 130, 130},
+                                  {130, 130, 129, 129, 129, 129, 130, 130},
+                                  {129, 129, 128, 128, 128, 128, 129, 129},
+                                  {127, 127, 128, 128, 128, 128, 127, 127},
+                                  {126, 126, 127, 127, 127, 127, 126, 126},
+                                  {126, 126, 126, 126, 126, 126, 126, 126},
+                                  {126, 126, 126, 126, 126, 126, 126, 126}};
   Image src(PixelFormat::GRAY8, 8, 8, 3), out(PixelFormat::GRAY8, 8, 8, 3);
   test::fill(src, [](int, int, int y) { return uint8_t(y < 4 ? 130 : 126); });
   test::fill(out, [](int, int, int) { return uint8_t(0); });
   cdef_frame(dsps.simd, out.frame(), src.frame(), {4, 3, 0, 0, 6});
   for (int y = 0; y < 8; y++)
     for (int x = 0; x < 8; x++)
-      EXPECT_EQ(out.frame().planes[0].at(x, y), expected[y][x]) << x << "," << y;
+      EXPECT_EQ(out.frame().planes[0].at(x, y), expected[y][x])
+          << x << "," << y;
   EXPECT_TRUE(test::guards_intact(out));
 }
 
