@@ -152,39 +152,31 @@ class VulkanBackend final : public GpuBackend {
                                       vk::MemoryUse::Upload, &deblock_scratch_));
     }
 
-    const Clock::time_point t1 = Clock::now();
-    DAEDALUS_TRY(batch_->begin());
-    bool copies = false;
-    for (size_t i = 0; i < jobs.size(); i++) {
-      planes[i].mid.buffer = deblock_scratch_->get();
-      if (planes[i].copy_in) {
-        DAEDALUS_TRY(vk::record_mc(*batch_, planes[i].out,
-                                   stager_->plane(jobs[i].input), {},
-                                   McFilter::Regular));
-        copies = true;
+    return record_and_run(t0, in_place, int(jobs.size()) - in_place, [&] {
+      bool copies = false;
+      for (size_t i = 0; i < jobs.size(); i++) {
+        planes[i].mid.buffer = deblock_scratch_->get();
+        if (planes[i].copy_in) {
+          DAEDALUS_TRY(vk::record_mc(*batch_, planes[i].out,
+                                     stager_->plane(jobs[i].input), {},
+                                     McFilter::Regular));
+          copies = true;
+        }
       }
-    }
-    // A pass reads and writes different buffers, and groups never share a
-    // word (the stager's rule for outputs): only passes need barriers.
-    if (copies) batch_->barrier();
-    for (size_t i = 0; i < jobs.size(); i++)
-      DAEDALUS_TRY(vk::record_deblock(*batch_, planes[i].in, planes[i].mid,
-                                      jobs[i].pp,
-                                      vk::DeblockPass::VerticalEdges));
-    batch_->barrier();
-    for (size_t i = 0; i < jobs.size(); i++)
-      DAEDALUS_TRY(vk::record_deblock(*batch_, planes[i].mid, planes[i].out,
-                                      jobs[i].pp,
-                                      vk::DeblockPass::HorizontalEdges));
-    DAEDALUS_TRY(batch_->submit_and_wait());
-
-    const Clock::time_point t2 = Clock::now();
-    DAEDALUS_TRY(stager_->download());
-    const Clock::time_point t3 = Clock::now();
-    stats_ = {ms_between(t0, t1), ms_between(t1, t2),
-              batch_->gpu_ms(),   ms_between(t2, t3),
-              in_place,           int(jobs.size()) - in_place};
-    return Status::ok();
+      // A pass reads and writes different buffers, and groups never share a
+      // word (the stager's rule for outputs): only passes need barriers.
+      if (copies) batch_->barrier();
+      for (size_t i = 0; i < jobs.size(); i++)
+        DAEDALUS_TRY(vk::record_deblock(*batch_, planes[i].in, planes[i].mid,
+                                        jobs[i].pp,
+                                        vk::DeblockPass::VerticalEdges));
+      batch_->barrier();
+      for (size_t i = 0; i < jobs.size(); i++)
+        DAEDALUS_TRY(vk::record_deblock(*batch_, planes[i].mid, planes[i].out,
+                                        jobs[i].pp,
+                                        vk::DeblockPass::HorizontalEdges));
+      return Status::ok();
+    });
   }
 
   Status cdef(const Frame& dst, const ConstFrame& src,
@@ -205,7 +197,6 @@ class VulkanBackend final : public GpuBackend {
       slots.emplace_back(stager_->input(src, g), stager_->output(dst, g));
     DAEDALUS_TRY(stager_->upload());
 
-    const Clock::time_point t1 = Clock::now();
     vk::CdefGpuFrame f;
     f.chroma_groups = int(groups.size()) - 1;
     f.chroma_shift_x = src.chroma_shift_x;
@@ -214,17 +205,8 @@ class VulkanBackend final : public GpuBackend {
       f.src[i] = stager_->plane(slots[i].first);
       f.dst[i] = stager_->plane(slots[i].second);
     }
-    DAEDALUS_TRY(batch_->begin());
-    DAEDALUS_TRY(vk::record_cdef(*batch_, f, params));
-    DAEDALUS_TRY(batch_->submit_and_wait());
-
-    const Clock::time_point t2 = Clock::now();
-    DAEDALUS_TRY(stager_->download());
-    const Clock::time_point t3 = Clock::now();
-    stats_ = {ms_between(t0, t1),         ms_between(t1, t2),
-              batch_->gpu_ms(),           ms_between(t2, t3),
-              stager_->zero_copy_slots(), stager_->staged_slots()};
-    return Status::ok();
+    return record_and_run(t0, stager_->zero_copy_slots(), stager_->staged_slots(),
+                          [&] { return vk::record_cdef(*batch_, f, params); });
   }
 
   Status mc(const Frame& dst, const ConstFrame& src,
@@ -240,26 +222,19 @@ class VulkanBackend final : public GpuBackend {
       slots.emplace_back(stager_->input(src, g), stager_->output(dst, g));
     DAEDALUS_TRY(stager_->upload());
 
-    const Clock::time_point t1 = Clock::now();
-    DAEDALUS_TRY(batch_->begin());
-    for (size_t i = 0; i < groups.size(); i++) {
-      const bool chroma = groups[i].first != 0;
-      const McPlaneShift shift =
-          mc_plane_shift(params.dx, params.dy, chroma ? src.chroma_shift_x : 0,
-                         chroma ? src.chroma_shift_y : 0);
-      DAEDALUS_TRY(vk::record_mc(*batch_, stager_->plane(slots[i].second),
-                                 stager_->plane(slots[i].first), shift,
-                                 params.filter));
-    }
-    DAEDALUS_TRY(batch_->submit_and_wait());
-
-    const Clock::time_point t2 = Clock::now();
-    DAEDALUS_TRY(stager_->download());
-    const Clock::time_point t3 = Clock::now();
-    stats_ = {ms_between(t0, t1),         ms_between(t1, t2),
-              batch_->gpu_ms(),           ms_between(t2, t3),
-              stager_->zero_copy_slots(), stager_->staged_slots()};
-    return Status::ok();
+    return record_and_run(
+        t0, stager_->zero_copy_slots(), stager_->staged_slots(), [&] {
+          for (size_t i = 0; i < groups.size(); i++) {
+            const bool chroma = groups[i].first != 0;
+            const McPlaneShift shift = mc_plane_shift(
+                params.dx, params.dy, chroma ? src.chroma_shift_x : 0,
+                chroma ? src.chroma_shift_y : 0);
+            DAEDALUS_TRY(vk::record_mc(*batch_, stager_->plane(slots[i].second),
+                                       stager_->plane(slots[i].first), shift,
+                                       params.filter));
+          }
+          return Status::ok();
+        });
   }
 
   Status allocate_buffer(size_t size,
@@ -276,6 +251,24 @@ class VulkanBackend final : public GpuBackend {
 
  private:
   VulkanBackend() = default;
+
+  // What every kernel does once its planes are staged (the call began at
+  // `t0`): one command buffer filled by `record`, submitted and waited for,
+  // results copied out, and the frame's stats kept.
+  template <class Record>
+  Status record_and_run(Clock::time_point t0, int zero_copy_groups,
+                        int staged_groups, Record record) {
+    const Clock::time_point t1 = Clock::now();
+    DAEDALUS_TRY(batch_->begin());
+    DAEDALUS_TRY(record());
+    DAEDALUS_TRY(batch_->submit_and_wait());
+    const Clock::time_point t2 = Clock::now();
+    DAEDALUS_TRY(stager_->download());
+    const Clock::time_point t3 = Clock::now();
+    stats_ = {ms_between(t0, t1), ms_between(t1, t2), batch_->gpu_ms(),
+              ms_between(t2, t3), zero_copy_groups,   staged_groups};
+    return Status::ok();
+  }
 
   std::shared_ptr<vk::Context> context_;
   std::unique_ptr<vk::Batch> batch_;
