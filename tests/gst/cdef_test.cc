@@ -25,10 +25,10 @@ const ElementSpec kSpec = {
     .noop_params = "pri-strength=0 sec-strength=0 uv-pri-strength=0 "
                    "uv-sec-strength=0",
     .numeric = {{"pri-strength", 0, 15, 4, true},
-                {"sec-strength", 0, 4, 1, true},
+                {"sec-strength", 0, 4, 0, true},
                 {"uv-pri-strength", 0, 15, 4, true},
-                {"uv-sec-strength", 0, 4, 1, true},
-                {"damping", 3, 6, 3, true}},
+                {"uv-sec-strength", 0, 4, 0, true},
+                {"damping", 3, 6, 5, true}},
     .enums = {},
     .controlled = {"pri-strength",
                    "sec-strength=0 uv-pri-strength=0 uv-sec-strength=0 "

@@ -25,11 +25,11 @@ const ElementSpec kSpec = {
                                .block_size = 4}),
     // indexA <= 0 + 3 + 5 < 16: ALPHA is 0 in every plane.
     .noop_params = "qp=0",
-    .numeric = {{"qp", 0, 51, 28, true},
+    .numeric = {{"qp", 0, 51, 30, true},
                 {"alpha-offset", -12, 12, 0, true},
                 {"beta-offset", -12, 12, 0, true},
                 {"chroma-qp-offset", -12, 12, 0, true},
-                {"bs", 1, 4, 2, true}},
+                {"bs", 1, 4, 1, true}},
     .enums = {{"block-size", {"4", "8", "16"}, "8", {0, 5, 12, 32}}},
     .controlled = {"qp", "alpha-offset=2 bs=4", {0, 30, 45},
                    [](double qp) {

@@ -68,7 +68,10 @@ std::vector<Workload> workloads() {
   deblock.qp = 51;
   deblock.bs = 2;
   deblock.block_size = 4;
-  CdefParams cdef;  // pri 4, sec 1, damping 3 (the defaults)
+  CdefParams cdef;  // pri 4, sec 1, damping 3 on both planes
+  cdef.pri_strength = cdef.uv_pri_strength = 4;
+  cdef.sec_strength = cdef.uv_sec_strength = 1;
+  cdef.damping = 3;
   McParams mc;
   mc.dx = 0.3;
   mc.dy = 0.7;

@@ -22,7 +22,7 @@ struct Options {
   int height = 360;
   int frames = 30;
   int quality = 5;
-  std::string deblock = "qp=36 block-size=8";
+  std::string deblock = "";
   std::string cdef = "";
   std::string output = "demo-out";
 };
@@ -61,7 +61,7 @@ bool parse_options(int argc, char** argv, Options* o) {
       {"quality", 'q', 0, G_OPTION_ARG_INT, &o->quality,
        "JPEG quality of the damage (default 5)", "Q"},
       {"deblock", 0, 0, G_OPTION_ARG_STRING, nullptr,
-       "daedalusdeblock properties (default \"qp=36 block-size=8\")", "PROPS"},
+       "daedalusdeblock properties (default: the element's defaults)", "PROPS"},
       {"cdef", 0, 0, G_OPTION_ARG_STRING, nullptr,
        "daedaluscdef properties (default: the element's defaults)", "PROPS"},
       {"output", 'o', 0, G_OPTION_ARG_STRING, nullptr,

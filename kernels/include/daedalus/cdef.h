@@ -10,13 +10,14 @@ namespace daedalus {
 class ThreadPool;
 
 // Element-level settings. Ranges: pri 0..15, sec 0..4 (3 acts as 4),
-// damping 3..6 (chroma uses damping - 1).
+// damping 3..6 (chroma uses damping - 1). The defaults are the elements'
+// defaults, chosen by the picture-quality benchmark (docs/quality.md).
 struct CdefParams {
   int pri_strength = 4;
-  int sec_strength = 1;
+  int sec_strength = 0;
   int uv_pri_strength = 4;
-  int uv_sec_strength = 1;
-  int damping = 3;
+  int uv_sec_strength = 0;
+  int damping = 5;
 };
 
 bool cdef_params_valid(const CdefParams& params);

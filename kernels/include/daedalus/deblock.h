@@ -10,13 +10,14 @@ namespace daedalus {
 class ThreadPool;
 
 // Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
-// -12..12; bs 1..4; block_size 4, 8 or 16.
+// -12..12; bs 1..4; block_size 4, 8 or 16. The defaults are the elements'
+// defaults, chosen by the picture-quality benchmark (docs/quality.md).
 struct DeblockParams {
-  int qp = 28;
+  int qp = 30;
   int alpha_offset = 0;
   int beta_offset = 0;
   int chroma_qp_offset = 0;
-  int bs = 2;
+  int bs = 1;
   int block_size = 8;
 };
 
