@@ -185,8 +185,10 @@ int run(const Options& o) {
   std::printf("daedalus demo: videotestsrc pattern=%s %dx%d, %d frames, "
               "JPEG quality %d\n", o.pattern.c_str(), o.width, o.height,
               frames, o.quality);
-  std::printf("deblock: %s | cdef: %s\n\n", o.deblock.c_str(),
-              o.cdef.empty() ? "(defaults)" : o.cdef.c_str());
+  auto props = [](const std::string& p) {
+    return p.empty() ? "(defaults)" : p.c_str();
+  };
+  std::printf("deblock: %s | cdef: %s\n\n", props(o.deblock), props(o.cdef));
   std::printf("%-14s %9s %9s %14s\n", "vs source", "PSNR-Y", "PSNR-YUV",
               "gain-YUV (dB)");
   const double damaged =
