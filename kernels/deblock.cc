@@ -89,19 +89,24 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
   // Row bands in multiples of 16 suit vertical edges filtered 16 rows at a
   // time; column bands in multiples of 64 keep threads off each other's cache
   // lines.
+  // Each pass is one fork-join over every plane.
   constexpr int kRowGranule = 16, kColumnGranule = 64;
+  DeblockPlaneParams pp[3];
+  int rows[3] = {0, 0, 0}, columns[3] = {0, 0, 0};
   for (int p = 0; p < frame.num_planes; p++) {
-    const Plane& plane = frame.planes[p];
-    const DeblockPlaneParams pp =
-        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
-    if (!deblock_plane_active(pp)) continue;
-    run_bands(pool, plane.height, kRowGranule, [&](int begin, int end) {
-      dsp.vertical_edges(plane, pp, begin, end);
-    });
-    run_bands(pool, plane.width, kColumnGranule, [&](int begin, int end) {
-      dsp.horizontal_edges(plane, pp, begin, end);
-    });
+    pp[p] = deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    if (!deblock_plane_active(pp[p])) continue;
+    rows[p] = frame.planes[p].height;
+    columns[p] = frame.planes[p].width;
   }
+  run_bands(pool, std::span(rows, frame.num_planes), kRowGranule,
+            [&](int p, int begin, int end) {
+              dsp.vertical_edges(frame.planes[p], pp[p], begin, end);
+            });
+  run_bands(pool, std::span(columns, frame.num_planes), kColumnGranule,
+            [&](int p, int begin, int end) {
+              dsp.horizontal_edges(frame.planes[p], pp[p], begin, end);
+            });
 }
 
 void deblock_dsp_init(DeblockDsp* dsp) {

@@ -105,16 +105,31 @@ bool mc_is_noop(const McParams& params) {
          mc_subpel(params.dy, 0) == 0;
 }
 
+std::string_view mc_filter_name(McFilter filter) {
+  switch (filter) {
+    case McFilter::Regular: return "regular";
+    case McFilter::Sharp: return "sharp";
+    case McFilter::Smooth: return "smooth";
+    case McFilter::Bilinear: return "bilinear";
+  }
+  return "?";
+}
+
 void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
               const McParams& params, ThreadPool* pool) {
+  McPlaneShift shifts[3];
+  int rows[3];
   for (int p = 0; p < src.num_planes; p++) {
     const int sx = p == 0 ? 0 : src.chroma_shift_x;
     const int sy = p == 0 ? 0 : src.chroma_shift_y;
-    const McPlaneShift shift = mc_plane_shift(params.dx, params.dy, sx, sy);
-    run_bands(pool, src.planes[p].height, 8, [&](int begin, int end) {
-      dsp.rows(dst.planes[p], src.planes[p], shift, params.filter, begin, end);
-    });
+    shifts[p] = mc_plane_shift(params.dx, params.dy, sx, sy);
+    rows[p] = src.planes[p].height;
   }
+  run_bands(pool, std::span(rows, src.num_planes), 8,
+            [&](int p, int begin, int end) {
+              dsp.rows(dst.planes[p], src.planes[p], shifts[p], params.filter,
+                       begin, end);
+            });
 }
 
 void mc_dsp_init(McDsp* dsp) {

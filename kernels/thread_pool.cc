@@ -1,8 +1,37 @@
 #include "daedalus/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace daedalus {
+namespace {
+
+// How long a thread polls for work (or for the end of a run) before it
+// sleeps on a condition variable.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls `ready` for up to kSpin; whether it became true.
+template <class Ready>
+bool spin_until(Ready ready) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  do {
+    for (int i = 0; i < 64; i++) {
+      if (ready()) return true;
+      cpu_relax();
+    }
+  } while (std::chrono::steady_clock::now() < deadline);
+  return ready();
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   for (int i = 1; i < threads; i++) workers_.emplace_back([this] { worker_loop(); });
@@ -39,8 +68,11 @@ void ThreadPool::run(int count, const std::function<void(int)>& task) {
   }
   wake_.notify_all();
   drain();
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return finished_ == count_; });
+  if (!spin_until([&] { return finished_.load(std::memory_order_acquire) == count; })) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return finished_ == count; });
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
   task_ = nullptr;
 }
 
@@ -52,37 +84,60 @@ void ThreadPool::drain() {
     lock.unlock();
     (*task)(i);
     lock.lock();
-    if (++finished_ == count_) done_.notify_all();
+    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_)
+      done_.notify_all();
   }
 }
 
 void ThreadPool::worker_loop() {
   uint64_t seen = 0;
   for (;;) {
-    {
+    const auto woken = [&] {
+      return stopping_.load(std::memory_order_relaxed) ||
+             generation_.load(std::memory_order_relaxed) != seen;
+    };
+    if (!spin_until(woken)) {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
+      wake_.wait(lock, woken);
     }
+    if (stopping_) return;
+    seen = generation_;
     drain();
   }
 }
 
 void run_bands(ThreadPool* pool, int total, int granule,
                const std::function<void(int, int)>& band) {
-  if (total <= 0) return;
-  const int granules = (total + granule - 1) / granule;
+  const int totals[] = {total};
+  run_bands(pool, totals, granule,
+            [&](int, int begin, int end) { band(begin, end); });
+}
+
+void run_bands(ThreadPool* pool, std::span<const int> totals, int granule,
+               const std::function<void(int, int, int)>& band) {
+  // Granule g of the concatenated parts lies in the part whose first
+  // granule is the last one <= g.
+  std::vector<int> first(totals.size() + 1, 0);
+  for (size_t p = 0; p < totals.size(); p++)
+    first[p + 1] = first[p] + (std::max(totals[p], 0) + granule - 1) / granule;
+  const int granules = first.back();
+  if (granules == 0) return;
   const int bands = pool ? std::min(granules, 2 * pool->threads()) : 1;
-  if (bands <= 1) {
-    band(0, total);
+  const auto run_band = [&](int i) {
+    const int g0 = int(int64_t(granules) * i / bands);
+    const int g1 = int(int64_t(granules) * (i + 1) / bands);
+    for (size_t p = 0; p < totals.size(); p++) {
+      const int b = std::max(g0, first[p]), e = std::min(g1, first[p + 1]);
+      if (b < e)
+        band(int(p), (b - first[p]) * granule,
+             std::min(totals[p], (e - first[p]) * granule));
+    }
+  };
+  if (bands == 1) {
+    run_band(0);
     return;
   }
-  pool->run(bands, [&](int i) {
-    const int begin = int(int64_t(granules) * i / bands) * granule;
-    const int end = std::min(total, int(int64_t(granules) * (i + 1) / bands) * granule);
-    band(begin, end);
-  });
+  pool->run(bands, run_band);
 }
 
 }  // namespace daedalus

@@ -1,11 +1,15 @@
 // A small fork-join pool: a frame's bands run on the pool's workers and on
-// the calling thread, and run() returns when every band is done.
+// the calling thread, and run() returns when every band is done. Workers
+// and the caller spin briefly before sleeping: a frame of a fast kernel
+// takes a few hundred microseconds, a futex wake-up tens of them.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -36,15 +40,17 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex run_mutex_;  // one run() at a time
 
+  // Written under mutex_; generation_, finished_ and stopping_ are also read
+  // without it while spinning.
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
   const std::function<void(int)>* task_ = nullptr;
   int count_ = 0;
   int next_ = 0;
-  int finished_ = 0;
-  uint64_t generation_ = 0;
-  bool stopping_ = false;
+  std::atomic<int> finished_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stopping_{false};
 };
 
 // Splits [0, total) into bands whose inner boundaries are multiples of
@@ -53,5 +59,12 @@ class ThreadPool {
 // when `pool` is null.
 void run_bands(ThreadPool* pool, int total, int granule,
                const std::function<void(int, int)>& band);
+
+// The same over several ranges in one run (e.g. the planes of a frame:
+// one fork-join per frame rather than per plane): [0, totals[part]) for
+// each part, granules counted across all of them, band(part, begin, end)
+// called for every piece of a band that falls in a part.
+void run_bands(ThreadPool* pool, std::span<const int> totals, int granule,
+               const std::function<void(int, int, int)>& band);
 
 }  // namespace daedalus
