@@ -38,6 +38,7 @@
 #include "gstdaedaluselements.h"
 
 #include "daedalus/cdef.h"
+#include "daedalus/frame_jobs.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_daedalus_cdef_debug);
 #define GST_CAT_DEFAULT gst_daedalus_cdef_debug
@@ -81,6 +82,8 @@ static void gst_daedalus_cdef_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static gboolean gst_daedalus_cdef_is_noop (GstDaedalusFilter * filter,
     const GstVideoInfo * info);
+static daedalus::FrameJob gst_daedalus_cdef_make_job (GstDaedalusFilter *
+    filter);
 static GstFlowReturn gst_daedalus_cdef_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
@@ -133,6 +136,8 @@ gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
   vfilter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_daedalus_cdef_transform_frame);
   filter_class->is_noop = GST_DEBUG_FUNCPTR (gst_daedalus_cdef_is_noop);
+  filter_class->make_job = GST_DEBUG_FUNCPTR (gst_daedalus_cdef_make_job);
+  filter_class->debug_category = gst_daedalus_cdef_debug;
 }
 
 static void
@@ -212,15 +217,16 @@ gst_daedalus_cdef_is_noop (GstDaedalusFilter * filter, const GstVideoInfo *)
   return daedalus::cdef_is_noop (get_params (GST_DAEDALUS_CDEF (filter)));
 }
 
+static daedalus::FrameJob
+gst_daedalus_cdef_make_job (GstDaedalusFilter * filter)
+{
+  return daedalus::cdef_job (get_params (GST_DAEDALUS_CDEF (filter)));
+}
+
 static GstFlowReturn
 gst_daedalus_cdef_transform_frame (GstVideoFilter * vfilter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
-  GstDaedalusFilter *filter = GST_DAEDALUS_FILTER (vfilter);
-  const daedalus::CdefParams params = get_params (GST_DAEDALUS_CDEF (vfilter));
-
-  return gst_daedalus_filter_check (filter,
-      gst_daedalus_filter_get_backend (filter).cdef
-      (gst_daedalus_frame_view (out_frame), gst_daedalus_frame_view (in_frame),
-          params));
+  return gst_daedalus_filter_run (GST_DAEDALUS_FILTER (vfilter),
+      gst_daedalus_frame_view (out_frame), gst_daedalus_frame_view (in_frame));
 }

@@ -40,6 +40,7 @@
 #include "gstdaedaluselements.h"
 
 #include "daedalus/deblock.h"
+#include "daedalus/frame_jobs.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_daedalus_deblock_debug);
 #define GST_CAT_DEFAULT gst_daedalus_deblock_debug
@@ -113,6 +114,8 @@ static void gst_daedalus_deblock_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 static gboolean gst_daedalus_deblock_is_noop (GstDaedalusFilter * filter,
     const GstVideoInfo * info);
+static daedalus::FrameJob gst_daedalus_deblock_make_job (GstDaedalusFilter *
+    filter);
 static GstFlowReturn gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *
     vfilter, GstVideoFrame * frame);
 
@@ -172,6 +175,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   vfilter_class->transform_frame_ip =
       GST_DEBUG_FUNCPTR (gst_daedalus_deblock_transform_frame_ip);
   filter_class->is_noop = GST_DEBUG_FUNCPTR (gst_daedalus_deblock_is_noop);
+  filter_class->make_job = GST_DEBUG_FUNCPTR (gst_daedalus_deblock_make_job);
+  filter_class->debug_category = gst_daedalus_deblock_debug;
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
       (GstPluginAPIFlags) 0);
@@ -262,15 +267,17 @@ gst_daedalus_deblock_is_noop (GstDaedalusFilter * filter,
       GST_VIDEO_INFO_N_COMPONENTS (info) >= 3);
 }
 
+static daedalus::FrameJob
+gst_daedalus_deblock_make_job (GstDaedalusFilter * filter)
+{
+  return daedalus::deblock_job (get_params (GST_DAEDALUS_DEBLOCK (filter)));
+}
+
 static GstFlowReturn
 gst_daedalus_deblock_transform_frame_ip (GstVideoFilter * vfilter,
     GstVideoFrame * frame)
 {
-  GstDaedalusFilter *filter = GST_DAEDALUS_FILTER (vfilter);
-  const daedalus::DeblockParams params =
-      get_params (GST_DAEDALUS_DEBLOCK (vfilter));
+  const daedalus::Frame view = gst_daedalus_frame_view (frame);
 
-  return gst_daedalus_filter_check (filter,
-      gst_daedalus_filter_get_backend (filter).deblock
-      (gst_daedalus_frame_view (frame), params));
+  return gst_daedalus_filter_run (GST_DAEDALUS_FILTER (vfilter), view, view);
 }

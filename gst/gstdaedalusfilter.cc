@@ -19,6 +19,18 @@
  * syncs controlled properties to each buffer's stream time and runs in
  * passthrough while the settings are a no-op.
  *
+ * With backend=auto (the default) the element measures, when caps are
+ * negotiated, how long its frame call takes on each backend available (a
+ * trial on a synthetic frame of the negotiated format and size, bounded by
+ * #GstDaedalusFilter:calibration-budget), takes the fastest and remembers
+ * the figures in $XDG_CACHE_HOME/daedalus/backends.ini for the next run on
+ * this machine; several elements of a process weigh where the others went.
+ * `DAEDALUS_BACKEND=scalar|cpu|gpu|hybrid|auto` in the environment overrides
+ * the default for every element; a #GstDaedalusFilter:backend set on the
+ * element overrides the variable. A gpu or hybrid backend that auto chose
+ * and that fails on a frame is replaced by the cpu backend, with a warning,
+ * and the frame is redone.
+ *
  * On the gpu backend the element proposes upstream a buffer pool whose
  * frames live in Vulkan memory the GPU reads and writes in place, and takes
  * its output buffers from such a pool (downstream's, when that is another
@@ -30,11 +42,15 @@
 
 #include "gstdaedalusfilter.h"
 
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daedalus/backend_gpu.h"
+#include "daedalus/thread_pool.h"
+#include "gstdaedalusbackendchoice.h"
 #include "gstdaedalusvkallocator.h"
 #include "gstdaedalusvkbufferpool.h"
 
@@ -47,9 +63,14 @@ enum
   PROP_BACKEND,
   PROP_ACTIVE_BACKEND,
   PROP_ZERO_COPY_FRAMES,
+  PROP_N_THREADS,
+  PROP_CALIBRATION_BUDGET,
+  PROP_DECIDED_BY,
 };
 
 #define DEFAULT_PROP_BACKEND GST_DAEDALUS_BACKEND_AUTO
+#define DEFAULT_PROP_N_THREADS 0
+#define DEFAULT_PROP_CALIBRATION_BUDGET 200
 
 #define DAEDALUS_VIDEO_CAPS \
     GST_VIDEO_CAPS_MAKE ("{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }")
@@ -70,11 +91,13 @@ gst_daedalus_backend_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {GST_DAEDALUS_BACKEND_AUTO,
-        "Fastest available (currently cpu, else scalar)", "auto"},
+        "The fastest on this machine, measured and cached", "auto"},
     {GST_DAEDALUS_BACKEND_SCALAR,
         "Scalar reference on the streaming thread", "scalar"},
     {GST_DAEDALUS_BACKEND_CPU, "SIMD kernels on all CPU cores", "cpu"},
     {GST_DAEDALUS_BACKEND_GPU, "Vulkan compute on the GPU", "gpu"},
+    {GST_DAEDALUS_BACKEND_HYBRID,
+        "Rows split between the CPU cores and the GPU", "hybrid"},
     {0, nullptr, nullptr},
   };
 
@@ -92,12 +115,20 @@ namespace
   {
     /* Guarded by the object lock. */
     GstDaedalusBackend setting = DEFAULT_PROP_BACKEND;
+    bool setting_explicit = false;
+    guint n_threads = DEFAULT_PROP_N_THREADS;
+    guint calibration_budget = DEFAULT_PROP_CALIBRATION_BUDGET;
     std::optional<daedalus::BackendKind> active;
+    GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
     guint64 zero_copy_frames = 0;
 
     /* Streaming thread (and stop, once streaming has stopped). */
     std::shared_ptr<daedalus::Backend> backend;
-    GstDaedalusBackend backend_setting = DEFAULT_PROP_BACKEND;
+    /* What the backend was chosen for: a change means choosing again. */
+    std::string chosen_for;
+    /* Whether a failing gpu or hybrid backend may be replaced by the cpu. */
+    bool may_fall_back = false;
+    bool warned_no_gpu = false;
     /* On the gpu backend: the same backend, and the allocator of the buffer
      * pools (which share the backend: their buffers may outlive it here). */
     std::shared_ptr<daedalus::GpuBackend> gpu;
@@ -111,6 +142,7 @@ namespace
       gst_clear_object (&allocator);
       gpu.reset ();
       backend.reset ();
+      chosen_for.clear ();
     }
   };
 
@@ -212,6 +244,52 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
           0, G_MAXUINT64, 0,
           (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
+  /**
+   * GstDaedalusFilter:n-threads:
+   *
+   * Threads the cpu backend (and the CPU's part of a hybrid frame) splits a
+   * frame across; 0 for one per core. Elements with the same count share
+   * one pool of threads. Read when caps are negotiated.
+   */
+  g_object_class_install_property (gobject_class, PROP_N_THREADS,
+      g_param_spec_uint ("n-threads", "Threads",
+          "Threads a frame is split across on the cpu and hybrid backends "
+          "(0: one per core). Takes effect at the next caps negotiation",
+          0, 256, DEFAULT_PROP_N_THREADS,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_READY)));
+
+  /**
+   * GstDaedalusFilter:calibration-budget:
+   *
+   * Milliseconds backend=auto may spend measuring the backends when caps
+   * are negotiated and the cache has no figures for this machine, format,
+   * size and setting. Each backend gets at least one timed frame, so a slow
+   * one may overrun a tiny budget.
+   */
+  g_object_class_install_property (gobject_class, PROP_CALIBRATION_BUDGET,
+      g_param_spec_uint ("calibration-budget", "Calibration budget",
+          "Milliseconds backend=auto may spend timing the backends at caps "
+          "negotiation when no cached figures fit (each backend gets at least "
+          "one frame)", 10, 10000, DEFAULT_PROP_CALIBRATION_BUDGET,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_READY)));
+
+  /**
+   * GstDaedalusFilter:decided-by:
+   *
+   * How the active backend was chosen: "property" (the backend property),
+   * "environment" ($DAEDALUS_BACKEND), "only-choice" (auto with one backend
+   * to try), "trial" (auto, measured at this negotiation), "cache" (auto,
+   * measured in an earlier run), "fallback" (the cpu after the GPU failed),
+   * or "none" while not negotiated.
+   */
+  g_object_class_install_property (gobject_class, PROP_DECIDED_BY,
+      g_param_spec_string ("decided-by", "Decided by",
+          "How active-backend was chosen: property, environment, only-choice, "
+          "trial, cache, fallback; none while not negotiated", "none",
+          (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
 
@@ -245,6 +323,7 @@ gst_daedalus_filter_finalize (GObject * object)
   auto priv = static_cast<GstDaedalusFilterPrivate *>
       (gst_daedalus_filter_get_instance_private (GST_DAEDALUS_FILTER (object)));
   priv->state->drop_backend ();
+  daedalus::Placements::process ().remove (object);
   delete priv->state;
 
   G_OBJECT_CLASS (gst_daedalus_filter_parent_class)->finalize (object);
@@ -260,6 +339,13 @@ gst_daedalus_filter_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_BACKEND:
       state.setting = (GstDaedalusBackend) g_value_get_enum (value);
+      state.setting_explicit = true;
+      break;
+    case PROP_N_THREADS:
+      state.n_threads = g_value_get_uint (value);
+      break;
+    case PROP_CALIBRATION_BUDGET:
+      state.calibration_budget = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -289,6 +375,16 @@ gst_daedalus_filter_get_property (GObject * object, guint prop_id,
     case PROP_ZERO_COPY_FRAMES:
       g_value_set_uint64 (value, state.zero_copy_frames);
       break;
+    case PROP_N_THREADS:
+      g_value_set_uint (value, state.n_threads);
+      break;
+    case PROP_CALIBRATION_BUDGET:
+      g_value_set_uint (value, state.calibration_budget);
+      break;
+    case PROP_DECIDED_BY:
+      g_value_set_string (value,
+          gst_daedalus_decided_by_name (state.decided_by));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -297,10 +393,11 @@ gst_daedalus_filter_get_property (GObject * object, guint prop_id,
 
 static void
 set_active (GstDaedalusFilter * self,
-    std::optional<daedalus::BackendKind> active)
+    std::optional<daedalus::BackendKind> active, GstDaedalusDecidedBy by)
 {
   GstDaedalusObjectLock lock (self);
   get_state (self).active = active;
+  get_state (self).decided_by = active ? by : GST_DAEDALUS_DECIDED_BY_NONE;
 }
 
 static gboolean
@@ -318,77 +415,74 @@ gst_daedalus_filter_stop (GstBaseTransform * trans)
 
   get_state (self).drop_backend ();
   get_state (self).refused.reset ();
-  set_active (self, std::nullopt);
+  daedalus::Placements::process ().remove (self);
+  set_active (self, std::nullopt, GST_DAEDALUS_DECIDED_BY_NONE);
   return TRUE;
 }
 
-static daedalus::BackendKind
-backend_kind (GstDaedalusBackend setting)
-{
-  switch (setting) {
-    case GST_DAEDALUS_BACKEND_CPU:
-      return daedalus::BackendKind::Cpu;
-    case GST_DAEDALUS_BACKEND_GPU:
-      return daedalus::BackendKind::Gpu;
-    default:
-      return daedalus::BackendKind::Scalar;
-  }
-}
-
-/* Makes sure a backend for the current setting exists; on failure posts an
- * error naming the backend and the library's reason. */
-static gboolean
-ensure_backend (GstDaedalusFilter * self)
+/* Adopts @backend: the gpu one brings the allocator of its buffer pools. */
+static void
+adopt_backend (GstDaedalusFilter * self,
+    std::shared_ptr<daedalus::Backend> backend, GstDaedalusDecidedBy by)
 {
   FilterState & state = get_state (self);
-  GstDaedalusBackend setting;
-  {
-    GstDaedalusObjectLock lock (self);
-    setting = state.setting;
-  }
-  if (state.backend && state.backend_setting == setting)
-    return TRUE;
 
   state.drop_backend ();
-  set_active (self, std::nullopt);
-
-  std::string why_not;
-  if (setting == GST_DAEDALUS_BACKEND_AUTO) {
-    /* The gpu backend joins this ladder once the choice between it and the
-     * cpu one rests on a per-machine benchmark; until then a GPU is only used
-     * when asked for. */
-    state.backend =
-        daedalus::create_backend (daedalus::BackendKind::Cpu, &why_not);
-    if (!state.backend) {
-      GST_INFO_OBJECT (self, "no cpu backend: %s", why_not.c_str ());
-      state.backend =
-          daedalus::create_backend (daedalus::BackendKind::Scalar, &why_not);
-    }
-  } else {
-    state.backend = daedalus::create_backend (backend_kind (setting), &why_not);
-  }
-
-  if (!state.backend) {
-    if (state.refused == setting)
-      return FALSE;
-    state.refused = setting;
-    std::string name (setting == GST_DAEDALUS_BACKEND_AUTO ? "auto" :
-        daedalus::backend_name (backend_kind (setting)));
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("The daedalus \"%s\" backend is not available: %s", name.c_str (),
-            why_not.c_str ()),
-        ("Set backend=auto or backend=scalar to run anyway."));
-    return FALSE;
-  }
-
+  state.backend = std::move (backend);
   state.gpu = std::dynamic_pointer_cast<daedalus::GpuBackend> (state.backend);
   if (state.gpu)
     state.allocator = gst_daedalus_vk_allocator_new (state.gpu);
-  state.backend_setting = setting;
+  set_active (self, state.backend->kind (), by);
+  GST_INFO_OBJECT (self, "using the %s backend (decided by %s)",
+      std::string (daedalus::backend_name (state.backend->kind ())).c_str (),
+      gst_daedalus_decided_by_name (by));
+}
+
+/* Makes sure a backend for the current setting, format, size and cost
+ * exists; on failure posts an error naming the backend and the library's
+ * reason. */
+static gboolean
+ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
+{
+  FilterState & state = get_state (self);
+  GstDaedalusChoiceRequest request;
+  {
+    GstDaedalusObjectLock lock (self);
+    request.setting = state.setting;
+    request.setting_explicit = state.setting_explicit;
+    request.threads = (int) state.n_threads;
+    request.budget_ms = state.calibration_budget;
+  }
+  request.element = GST_ELEMENT (self);
+  request.category = GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category;
+  request.info = info;
+  request.job = GST_DAEDALUS_FILTER_GET_CLASS (self)->make_job (self);
+  request.warned_no_gpu = &state.warned_no_gpu;
+  const std::string chosen_for = std::to_string (request.setting) + " " +
+      std::to_string (request.setting_explicit) + " " +
+      gst_daedalus_choice_subject (info, request.job, request.threads);
+  if (state.backend && state.chosen_for == chosen_for)
+    return TRUE;
+
+  state.drop_backend ();
+  daedalus::Placements::process ().remove (self);
+  set_active (self, std::nullopt, GST_DAEDALUS_DECIDED_BY_NONE);
+
+  GstDaedalusChoice choice = gst_daedalus_choose_backend (request);
+  if (!choice.backend) {
+    if (state.refused == request.setting)
+      return FALSE;
+    state.refused = request.setting;
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The daedalus \"%s\" backend is not available: %s",
+            choice.setting_name.c_str (), choice.error.c_str ()),
+        ("Set backend=auto or backend=scalar to run anyway."));
+    return FALSE;
+  }
+  adopt_backend (self, std::move (choice.backend), choice.decided_by);
+  state.chosen_for = chosen_for;
+  state.may_fall_back = choice.may_fall_back;
   state.refused.reset ();
-  set_active (self, state.backend->kind ());
-  GST_INFO_OBJECT (self, "using the %s backend",
-      std::string (daedalus::backend_name (state.backend->kind ())).c_str ());
   return TRUE;
 }
 
@@ -422,7 +516,7 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
 
-  if (!ensure_backend (self))
+  if (!ensure_backend (self, in_info))
     return FALSE;
 
   update_passthrough (self, in_info, TRUE);
@@ -477,17 +571,95 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
   update_passthrough (self, &GST_VIDEO_FILTER (self)->in_info, FALSE);
 }
 
-daedalus::Backend &
-gst_daedalus_filter_get_backend (GstDaedalusFilter * filter)
+/* Replaces a failed gpu or hybrid backend by the cpu one; FALSE when even
+ * that cannot be had. */
+static gboolean
+fall_back_to_cpu (GstDaedalusFilter * self, const daedalus::Status & failure)
 {
-  return *get_state (filter).backend;
+  FilterState & state = get_state (self);
+  const std::string failed (daedalus::backend_name (state.backend->kind ()));
+  daedalus::BackendOptions options;
+  {
+    GstDaedalusObjectLock lock (self);
+    options.threads = (int) state.n_threads;
+  }
+  std::string why_not;
+  std::unique_ptr<daedalus::Backend> cpu =
+      daedalus::create_backend (daedalus::BackendKind::Cpu, &why_not, options);
+  if (!cpu)
+    cpu = daedalus::create_backend (daedalus::BackendKind::Scalar, &why_not);
+  if (!cpu)
+    return FALSE;
+
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+      ("The GPU failed; the CPU runs this element from now on."),
+      ("The %s backend failed on a frame (%s); the frame is redone on the "
+          "%s backend.", failed.c_str (), failure.message ().c_str (),
+          std::string (daedalus::backend_name (cpu->kind ())).c_str ()));
+  const bool had_pool = state.allocator != nullptr;
+  adopt_backend (self, std::move (cpu), GST_DAEDALUS_DECIDED_BY_FALLBACK);
+  state.may_fall_back = false;
+  daedalus::Placements::process ().remove (self);
+  /* Buffers from the Vulkan pool stay valid; new ones come from ordinary
+   * pools once both sides have asked again. */
+  if (had_pool) {
+    gst_base_transform_reconfigure_sink (GST_BASE_TRANSFORM (self));
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  }
+  return TRUE;
+}
+
+/* The rows of samples of every plane (an interleaved pair twice). */
+static std::vector<std::vector<uint8_t>>
+copy_samples (const daedalus::ConstFrame & frame)
+{
+  std::vector<std::vector<uint8_t>> planes (frame.num_planes);
+  for (int p = 0; p < frame.num_planes; p++) {
+    const daedalus::ConstPlane & plane = frame.planes[p];
+    const size_t row = size_t (plane.width - 1) * plane.step + 1;
+    for (int y = 0; y < plane.height; y++) {
+      const uint8_t *data = plane.data + y * plane.stride;
+      planes[p].insert (planes[p].end (), data, data + row);
+    }
+  }
+  return planes;
+}
+
+static void
+restore_samples (const daedalus::Frame & frame,
+    const std::vector<std::vector<uint8_t>> & planes)
+{
+  for (int p = 0; p < frame.num_planes; p++) {
+    const daedalus::Plane & plane = frame.planes[p];
+    const size_t row = size_t (plane.width - 1) * plane.step + 1;
+    for (int y = 0; y < plane.height; y++)
+      memcpy (plane.data + y * plane.stride, planes[p].data () + y * row, row);
+  }
 }
 
 GstFlowReturn
-gst_daedalus_filter_check (GstDaedalusFilter * filter,
-    const daedalus::Status & status)
+gst_daedalus_filter_run (GstDaedalusFilter * filter,
+    const daedalus::Frame & dst, const daedalus::ConstFrame & src)
 {
   FilterState & state = get_state (filter);
+  const daedalus::FrameJob job =
+      GST_DAEDALUS_FILTER_GET_CLASS (filter)->make_job (filter);
+
+  /* A failed call leaves the input intact for the redo: the gpu backend
+   * writes a frame only once the GPU has finished (except an in-place frame
+   * in its own memory, zero-copy, which a GPU lost in the last pass may
+   * have half written); the hybrid one has its CPU rows written by then,
+   * so an in-place frame is kept aside first. */
+  std::vector<std::vector<uint8_t>> kept;
+  if (state.may_fall_back && job.in_place
+      && state.backend->kind () == daedalus::BackendKind::Hybrid)
+    kept = copy_samples (src);
+  daedalus::Status status = job.run (*state.backend, dst, src);
+  if (!status && state.may_fall_back && fall_back_to_cpu (filter, status)) {
+    if (!kept.empty ())
+      restore_samples (dst, kept);
+    status = job.run (*state.backend, dst, src);
+  }
 
   if (status) {
     if (state.gpu) {

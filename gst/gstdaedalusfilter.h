@@ -18,6 +18,7 @@
 #include <gst/video/gstvideofilter.h>
 
 #include "daedalus/backend.h"
+#include "daedalus/backend_choice.h"
 #include "daedalus/frame.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,8 @@ G_BEGIN_DECLS
  * @GST_DAEDALUS_BACKEND_SCALAR: the scalar reference, on the streaming thread
  * @GST_DAEDALUS_BACKEND_CPU: SIMD kernels spread over the CPU cores
  * @GST_DAEDALUS_BACKEND_GPU: Vulkan compute shaders
+ * @GST_DAEDALUS_BACKEND_HYBRID: each frame split by rows between the CPU
+ *     cores and the GPU, in proportion to their measured speeds
  *
  * Which implementation of the kernels an element runs. Every backend gives
  * the same output, bit for bit.
@@ -37,6 +40,7 @@ typedef enum {
   GST_DAEDALUS_BACKEND_SCALAR,
   GST_DAEDALUS_BACKEND_CPU,
   GST_DAEDALUS_BACKEND_GPU,
+  GST_DAEDALUS_BACKEND_HYBRID,
 } GstDaedalusBackend;
 
 #define GST_TYPE_DAEDALUS_BACKEND (gst_daedalus_backend_get_type ())
@@ -51,25 +55,29 @@ G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter,
  * @is_noop: whether the current settings leave every frame of @info
  *     unchanged; the element then runs in passthrough. Called on the
  *     streaming thread; takes the object lock itself.
+ * @make_job: the frame call with the current settings (backend=auto times
+ *     it on each backend). Takes the object lock itself.
+ * @debug_category: the element's own, where the backend choice is logged.
  */
 struct _GstDaedalusFilterClass
 {
   GstVideoFilterClass parent_class;
 
   gboolean (*is_noop) (GstDaedalusFilter * filter, const GstVideoInfo * info);
+  daedalus::FrameJob (*make_job) (GstDaedalusFilter * filter);
+  GstDebugCategory *debug_category;
 };
 
 G_END_DECLS
 
-/* The backend chosen at negotiation. Valid on the streaming thread, from
- * set_info until the element stops: i.e. inside transform_frame[_ip]. */
-daedalus::Backend &gst_daedalus_filter_get_backend (GstDaedalusFilter * filter);
-
-/* To call after each frame's backend call. GST_FLOW_OK for an ok status (and
- * counts a frame the gpu backend filtered in place); otherwise posts an
- * element error carrying the backend's message and returns GST_FLOW_ERROR. */
-GstFlowReturn gst_daedalus_filter_check (GstDaedalusFilter * filter,
-    const daedalus::Status & status);
+/* Runs a frame through make_job's call on the backend chosen at
+ * negotiation (on the streaming thread: inside transform_frame[_ip]); @dst
+ * is @src for an in-place job. When a gpu or hybrid backend that auto chose
+ * fails, warns once and redoes the frame on the cpu backend, which it keeps
+ * from then on. Otherwise a failure posts an element error carrying the
+ * backend's message and returns GST_FLOW_ERROR. */
+GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter * filter,
+    const daedalus::Frame & dst, const daedalus::ConstFrame & src);
 
 /* A view of a mapped frame's samples: components 0..2 (Y, U, V whatever the
  * plane order), with the frame's strides, offsets and pixel strides, so

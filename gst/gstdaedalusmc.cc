@@ -35,6 +35,7 @@
 
 #include "gstdaedaluselements.h"
 
+#include "daedalus/frame_jobs.h"
 #include "daedalus/mc.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_daedalus_mc_debug);
@@ -108,6 +109,8 @@ static void gst_daedalus_mc_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static gboolean gst_daedalus_mc_is_noop (GstDaedalusFilter * filter,
     const GstVideoInfo * info);
+static daedalus::FrameJob gst_daedalus_mc_make_job (GstDaedalusFilter *
+    filter);
 static GstFlowReturn gst_daedalus_mc_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
@@ -158,6 +161,8 @@ gst_daedalus_mc_class_init (GstDaedalusMcClass * klass)
   vfilter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_daedalus_mc_transform_frame);
   filter_class->is_noop = GST_DEBUG_FUNCPTR (gst_daedalus_mc_is_noop);
+  filter_class->make_job = GST_DEBUG_FUNCPTR (gst_daedalus_mc_make_job);
+  filter_class->debug_category = gst_daedalus_mc_debug;
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_MC_FILTER,
       (GstPluginAPIFlags) 0);
@@ -228,15 +233,16 @@ gst_daedalus_mc_is_noop (GstDaedalusFilter * filter, const GstVideoInfo *)
   return daedalus::mc_is_noop (get_params (GST_DAEDALUS_MC (filter)));
 }
 
+static daedalus::FrameJob
+gst_daedalus_mc_make_job (GstDaedalusFilter * filter)
+{
+  return daedalus::mc_job (get_params (GST_DAEDALUS_MC (filter)));
+}
+
 static GstFlowReturn
 gst_daedalus_mc_transform_frame (GstVideoFilter * vfilter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
-  GstDaedalusFilter *filter = GST_DAEDALUS_FILTER (vfilter);
-  const daedalus::McParams params = get_params (GST_DAEDALUS_MC (vfilter));
-
-  return gst_daedalus_filter_check (filter,
-      gst_daedalus_filter_get_backend (filter).mc
-      (gst_daedalus_frame_view (out_frame), gst_daedalus_frame_view (in_frame),
-          params));
+  return gst_daedalus_filter_run (GST_DAEDALUS_FILTER (vfilter),
+      gst_daedalus_frame_view (out_frame), gst_daedalus_frame_view (in_frame));
 }

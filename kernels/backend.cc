@@ -5,6 +5,7 @@
 #include "daedalus_config.h"
 #if DAEDALUS_HAVE_VULKAN
 #include "daedalus/backend_gpu.h"
+#include "daedalus/backend_hybrid.h"
 #endif
 
 namespace daedalus {
@@ -14,8 +15,19 @@ std::string_view backend_name(BackendKind kind) {
     case BackendKind::Scalar: return "scalar";
     case BackendKind::Cpu: return "cpu";
     case BackendKind::Gpu: return "gpu";
+    case BackendKind::Hybrid: return "hybrid";
   }
   return "?";
+}
+
+bool backend_built(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::Scalar: return true;
+    case BackendKind::Cpu: return DAEDALUS_HAVE_SIMD;
+    case BackendKind::Gpu: return DAEDALUS_HAVE_VULKAN;
+    case BackendKind::Hybrid: return DAEDALUS_HAVE_VULKAN && DAEDALUS_HAVE_SIMD;
+  }
+  return false;
 }
 
 std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
@@ -45,6 +57,21 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
         *why_not = "this build of daedalus has no gpu backend (Vulkan or "
                    "glslangValidator was not found at build time: meson "
                    "option vulkan)";
+      return nullptr;
+#endif
+    }
+    case BackendKind::Hybrid: {
+#if DAEDALUS_HAVE_VULKAN
+      std::unique_ptr<HybridBackend> hybrid;
+      const Status s = create_hybrid_backend(options, &hybrid);
+      if (!s && why_not)
+        *why_not = "the hybrid backend is unavailable: " + s.message();
+      return hybrid;
+#else
+      if (why_not)
+        *why_not = "this build of daedalus has no hybrid backend (it needs "
+                   "the gpu backend: Vulkan or glslangValidator was not "
+                   "found at build time: meson option vulkan)";
       return nullptr;
 #endif
     }

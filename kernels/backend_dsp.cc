@@ -1,10 +1,25 @@
 #include "backend_dsp.h"
 
-#include <optional>
+#include <map>
+#include <mutex>
 
 #include "daedalus/thread_pool.h"
 
 namespace daedalus {
+
+std::shared_ptr<ThreadPool> shared_thread_pool(int threads) {
+  static std::mutex mutex;
+  static std::map<int, std::weak_ptr<ThreadPool>> pools;
+  std::lock_guard lock(mutex);
+  std::weak_ptr<ThreadPool>& slot = pools[threads];
+  std::shared_ptr<ThreadPool> pool = slot.lock();
+  if (!pool) {
+    pool = std::make_shared<ThreadPool>(threads);
+    slot = pool;
+  }
+  return pool;
+}
+
 namespace {
 
 class DspBackend final : public Backend {
@@ -19,7 +34,7 @@ class DspBackend final : public Backend {
       cdef_dsp_init(&cdef_);
       mc_dsp_init(&mc_);
     }
-    if (threads > 1) pool_.emplace(threads);
+    if (threads > 1) pool_ = shared_thread_pool(threads);
   }
 
   BackendKind kind() const override { return kind_; }
@@ -48,13 +63,13 @@ class DspBackend final : public Backend {
   }
 
  private:
-  ThreadPool* pool() { return pool_ ? &*pool_ : nullptr; }
+  ThreadPool* pool() { return pool_.get(); }
 
   BackendKind kind_;
   DeblockDsp deblock_;
   CdefDsp cdef_;
   McDsp mc_;
-  std::optional<ThreadPool> pool_;
+  std::shared_ptr<ThreadPool> pool_;  // null: the calling thread only
 };
 
 }  // namespace

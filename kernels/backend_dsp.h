@@ -6,10 +6,18 @@
 #include <memory>
 
 #include "daedalus/backend.h"
+#include "daedalus/thread_pool.h"
 
 namespace daedalus {
 
-// `threads` <= 1 runs on the calling thread.
+// The process's pool of `threads` (>= 2): one per thread count, kept while
+// anyone holds it. Backends on different streaming threads take turns on it
+// (ThreadPool::run serialises callers) rather than each bringing a full set
+// of workers to the same cores.
+std::shared_ptr<ThreadPool> shared_thread_pool(int threads);
+
+// `threads` <= 1 runs on the calling thread. Backends with the same thread
+// count share one pool; each may be used on its own thread.
 std::unique_ptr<Backend> create_dsp_backend(BackendKind kind, int threads);
 
 }  // namespace daedalus

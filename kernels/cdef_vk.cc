@@ -34,6 +34,9 @@ static_assert(CDEF_CHROMA_INTS >= CDEF_LUMA_INTS);
 static_assert(CDEF_INVOCATIONS == 16 * CDEF_BLOCKS &&
               CDEF_INVOCATIONS == CDEF_TILE_W / 4 * CDEF_TILE_H &&
               CDEF_INVOCATIONS % 32 == 0);
+// A workgroup row is a block row: a band of block rows is a band of
+// workgroup rows, and reads no row past its halo.
+static_assert(CDEF_TILE_H == 8);
 
 const KernelDesc kCdefKernel = {"cdef.comp", cdef_spv, sizeof(CdefPush), 4};
 
@@ -54,9 +57,9 @@ void set_chroma(const GpuPlane& src, const GpuPlane& dst, int* src_offset,
 }  // namespace
 
 Status record_cdef(Batch& batch, const CdefGpuFrame& f,
-                   const CdefParams& params) {
+                   const CdefParams& params, int block_rows) {
   const GpuPlane &ls = f.src[0], &ld = f.dst[0];
-  if (ld.width <= 0 || ld.height <= 0) return Status::ok();
+  if (ld.width <= 0 || block_rows <= 0) return Status::ok();
   const int sx = f.chroma_groups ? f.chroma_shift_x : 0;
   const int sy = f.chroma_groups ? f.chroma_shift_y : 0;
   const int step = f.chroma_groups ? f.src[1].step : 1;
@@ -83,8 +86,7 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
   const int32_t spec[] = {sx, sy, step};
   const uint32_t gx =
       std::max(groups(ld.width, CDEF_TILE_W), groups(cw, CDEF_TILE_W >> sx));
-  const uint32_t gy =
-      std::max(groups(ld.height, CDEF_TILE_H), groups(ch, CDEF_TILE_H >> sy));
+  const uint32_t gy = uint32_t(block_rows);
 
   // Chroma groups 1.. not yet recorded; the first dispatch also writes luma.
   int next = 1;
@@ -112,6 +114,18 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
     next += push.chroma_groups;
   } while (next <= f.chroma_groups);
   return Status::ok();
+}
+
+Window cdef_band_rows(int block_rows, int shift_y) {
+  Window w;
+  w.row_end = (block_rows * CDEF_TILE_H) >> shift_y;
+  return w;
+}
+
+Window cdef_source_rows(int block_rows, int shift_y) {
+  Window w = cdef_band_rows(block_rows, shift_y);
+  w.row_end += CDEF_HALO;
+  return w;
 }
 
 }  // namespace daedalus::vk

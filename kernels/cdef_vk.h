@@ -18,11 +18,19 @@ struct CdefGpuFrame {
   int chroma_shift_y = 0;
 };
 
-// Records CDEF of every plane: one dispatch when the chroma groups share
-// their source buffer and their destination buffer (always, for staged
-// frames), one more per chroma group that does not. Nothing for an empty
-// frame.
+// Records CDEF of block rows [0, block_rows) of every plane (see
+// cdef_block_rows(); all of them for a whole frame): one dispatch when the
+// chroma groups share their source buffer and their destination buffer
+// (always, for staged frames), one more per chroma group that does not.
+// The dispatches read source rows up to 2 past the band (CDEF's reach) and
+// nothing for an empty band.
 Status record_cdef(Batch& batch, const CdefGpuFrame& frame,
-                   const CdefParams& params);
+                   const CdefParams& params, int block_rows);
+
+// The rows of a plane (chroma: `shift_y` its vertical subsampling) that
+// block rows [0, block_rows) write, and those they read; a staged band's
+// windows. Clamped to the plane by the stager.
+Window cdef_band_rows(int block_rows, int shift_y);
+Window cdef_source_rows(int block_rows, int shift_y);
 
 }  // namespace daedalus::vk

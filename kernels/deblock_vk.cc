@@ -65,27 +65,31 @@ bool deblock_changes_plane(const DeblockPlaneParams& pp, int width,
 }
 
 Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
-                      const DeblockPlaneParams& pp, DeblockPass pass) {
-  if (dst.width <= 0 || dst.height <= 0) return Status::ok();
+                      const DeblockPlaneParams& pp, DeblockPass pass,
+                      int extent) {
+  if (dst.width <= 0 || dst.height <= 0 || extent <= 0) return Status::ok();
   if (src.offset % 4 != 0 || src.stride % 4 != 0 || dst.offset % 4 != 0 ||
       dst.stride % 4 != 0)
     return Status::error("internal: deblock needs word-aligned rows");
   const bool vertical = pass == DeblockPass::VerticalEdges;
+  if (!vertical && extent < dst.width && extent * dst.step % 4 != 0)
+    return Status::error("internal: a deblock column band must end on a word");
   const int edges = edge_count(pp, vertical ? dst.width : dst.height);
   // A pass without an edge is a copy, which the gather does.
   const bool runs = ordered_runs(pp) && edges > 0;
 
   // Gather: pass 1's items are groups of 4 samples of a row (STEP words),
   // pass 2's groups of 4 rows of a word column. Runs: a row (pass 1) or a
-  // word column (pass 2).
-  const int words = ceil_div(dst.width * dst.step, 4);
+  // word column (pass 2). Items are independent: a band is fewer of them.
+  const int rows = vertical ? extent : dst.height;
+  const int words = ceil_div((vertical ? dst.width : extent) * dst.step, 4);
   int items_x, items_y;
   if (runs) {
     items_x = vertical ? 1 : words;
-    items_y = vertical ? dst.height : 1;
+    items_y = vertical ? rows : 1;
   } else {
     items_x = vertical ? ceil_div(dst.width, 4) : words;
-    items_y = vertical ? dst.height : ceil_div(dst.height, 4);
+    items_y = vertical ? rows : ceil_div(dst.height, 4);
   }
   // As many items along x per workgroup as there are, up to all of its
   // invocations: neighbouring items along x use neighbouring words.

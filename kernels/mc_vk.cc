@@ -1,5 +1,6 @@
 #include "mc_vk.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -15,8 +16,8 @@ struct McPush {
 #include "mc_push.h"
 };
 static_assert(std::is_standard_layout_v<McPush>);
-static_assert(sizeof(McPush) == 13 * sizeof(int32_t) &&
-              offsetof(McPush, taps_y_hi) == 12 * sizeof(int32_t));
+static_assert(sizeof(McPush) == 14 * sizeof(int32_t) &&
+              offsetof(McPush, row_end) == 13 * sizeof(int32_t));
 static_assert(sizeof(McPush) <= kPushConstantBudget);
 static_assert(MC_LOCAL_X * MC_LOCAL_Y <= int(kInvocationBudget) &&
               MC_LOCAL_X <= int(kWorkgroupSideBudget) &&
@@ -60,11 +61,28 @@ uint32_t groups(int64_t n, int per_group) {
   return uint32_t((n + per_group - 1) / per_group);
 }
 
+// Tap k of an 8-tap filter reads sample c + k - 3, of bilinear c + k.
+int first_tap(const Axis& a) { return a.taps == 8 ? -3 : 0; }
+
 }  // namespace
 
+Window mc_source_window(const McPlaneShift& shift, McFilter filter, int rows,
+                        int height) {
+  const Axis ay = axis(filter, shift.fy);
+  const int64_t first = int64_t(shift.iy) + first_tap(ay);
+  const int64_t last = first + rows - 1 + ay.taps - 1;
+  auto clamp_row = [&](int64_t y) {
+    return int(std::clamp<int64_t>(y, 0, height - 1));
+  };
+  Window w;
+  w.row_begin = clamp_row(first);
+  w.row_end = clamp_row(last) + 1;
+  return w;
+}
+
 Status record_mc(Batch& batch, const GpuPlane& dst, const GpuPlane& src,
-                 const McPlaneShift& shift, McFilter filter) {
-  if (dst.width <= 0 || dst.height <= 0) return Status::ok();
+                 const McPlaneShift& shift, McFilter filter, int rows) {
+  if (dst.width <= 0 || rows <= 0) return Status::ok();
   const Axis ax = axis(filter, shift.fx), ay = axis(filter, shift.fy);
   const McPush push = {.src_offset = src.offset,
                        .src_stride = src.stride,
@@ -78,12 +96,13 @@ Status record_mc(Batch& batch, const GpuPlane& dst, const GpuPlane& src,
                        .taps_x_lo = pack(ax.weights),
                        .taps_x_hi = pack(ax.weights + 4),
                        .taps_y_lo = pack(ay.weights),
-                       .taps_y_hi = pack(ay.weights + 4)};
+                       .taps_y_hi = pack(ay.weights + 4),
+                       .row_end = rows};
   const int32_t spec[] = {ax.taps, ay.taps};
   const VkBuffer buffers[] = {src.buffer, dst.buffer};
   return batch.dispatch(kMcKernel, spec, &push, buffers,
                         groups(int64_t(dst.width) * dst.step, MC_TILE_W),
-                        groups(dst.height, MC_TILE_H));
+                        groups(rows, MC_TILE_H));
 }
 
 }  // namespace daedalus::vk

@@ -8,9 +8,14 @@
 
 namespace daedalus::vk {
 
-// Records the translation of `src` into `dst` (same size and step): one
-// dispatch, nothing for an empty plane.
+// Records the translation of `src` into rows [0, rows) of `dst` (same size
+// and step; rows <= height): one dispatch, nothing for no rows.
 Status record_mc(Batch& batch, const GpuPlane& dst, const GpuPlane& src,
-                 const McPlaneShift& shift, McFilter filter);
+                 const McPlaneShift& shift, McFilter filter, int rows);
+
+// The rows of a `height`-row source plane that rows [0, rows) of the output
+// read (rows >= 1): what a staged band must upload.
+Window mc_source_window(const McPlaneShift& shift, McFilter filter, int rows,
+                        int height);
 
 }  // namespace daedalus::vk

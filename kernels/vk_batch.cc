@@ -63,9 +63,14 @@ Status Batch::create(std::shared_ptr<Context> context,
 }
 
 Batch::~Batch() {
-  // A frame still running (after a failed wait) must finish before its
-  // command buffer and sets are destroyed.
-  if (lost_) vkQueueWaitIdle(context_->queue());
+  // A frame still running (after a failed wait, or submitted and never
+  // waited for) must finish before its command buffer and sets are
+  // destroyed. Its own fence, not the queue: other backends may be
+  // submitting to the queue.
+  if (lost_ || in_flight_) {
+    const VkFence fence = fence_.get();
+    vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
+  }
 }
 
 Status Batch::begin() {
@@ -73,6 +78,9 @@ Status Batch::begin() {
     return Status::error(
         "the GPU did not finish an earlier frame; this gpu "
         "backend cannot be used any more");
+  if (in_flight_)
+    return Status::error("internal: a batch begun before the last one was "
+                         "waited for");
   const VkDevice device = context_->device();
   DAEDALUS_VK_TRY(vkResetDescriptorPool(device, descriptors_.get(), 0));
   DAEDALUS_VK_TRY(vkResetCommandBuffer(commands_, 0));
@@ -142,7 +150,7 @@ void Batch::barrier() {
                        nullptr, 0, nullptr);
 }
 
-Status Batch::submit_and_wait() {
+Status Batch::submit() {
   if (!recording_) return Status::error("internal: submit outside a batch");
   recording_ = false;
   // Shader writes become visible to the host's reads after the fence.
@@ -165,7 +173,15 @@ Status Batch::submit_and_wait() {
   submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands_;
-  DAEDALUS_VK_TRY(vkQueueSubmit(context_->queue(), 1, &submit, fence));
+  DAEDALUS_TRY(context_->submit(submit, fence));
+  in_flight_ = true;
+  return Status::ok();
+}
+
+Status Batch::wait() {
+  if (!in_flight_) return Status::error("internal: wait without a submit");
+  const VkDevice device = context_->device();
+  const VkFence fence = fence_.get();
   const VkResult waited = vkWaitForFences(device, 1, &fence, VK_TRUE, kWaitNs);
   if (waited != VK_SUCCESS) {
     lost_ = true;
@@ -173,6 +189,7 @@ Status Batch::submit_and_wait() {
       return Status::error("the GPU did not finish a frame within 60 s");
     return check(waited, "vkWaitForFences");
   }
+  in_flight_ = false;
 
   gpu_ms_ = -1.0;
   if (queries_) {
@@ -186,6 +203,11 @@ Status Batch::submit_and_wait() {
     gpu_ms_ = double(ticks) * context_->limits().timestampPeriod * 1e-6;
   }
   return Status::ok();
+}
+
+Status Batch::submit_and_wait() {
+  DAEDALUS_TRY(submit());
+  return wait();
 }
 
 }  // namespace daedalus::vk

@@ -1,7 +1,8 @@
 // One frame's GPU work: a command buffer recording every dispatch of an
-// element (all planes, all passes), submitted once, waited for, and timed
-// with timestamp queries. Record, submit and wait are kept apart as in
-// Kompute's Sequence; one frame is in flight at a time.
+// element (all planes, all passes, or one phase of a hybrid frame),
+// submitted once, waited for, and timed with timestamp queries. Record,
+// submit and wait are kept apart as in Kompute's Sequence, so the caller may
+// work while the GPU runs; one batch is in flight at a time.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -26,7 +27,7 @@ class Batch {
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;
 
-  // Starts recording a frame (the previous one has completed).
+  // Starts recording a frame (the previous one has been waited for).
   Status begin();
 
   // Records one dispatch of `kernel` specialised with `spec`: `push` is its
@@ -40,11 +41,14 @@ class Batch {
   // recorded after it (between two passes over the same samples).
   void barrier();
 
-  // Ends recording, submits, and waits until the GPU has finished and its
-  // writes are visible to the host.
+  // Ends recording and submits without waiting.
+  Status submit();
+  // Waits until the GPU has finished the submitted frame and its writes are
+  // visible to the host.
+  Status wait();
   Status submit_and_wait();
 
-  // GPU execution time of the last completed frame in milliseconds, from
+  // GPU execution time of the last waited-for frame in milliseconds, from
   // timestamps; negative when the queue has no timestamps.
   double gpu_ms() const { return gpu_ms_; }
 
@@ -58,6 +62,7 @@ class Batch {
   UniqueFence fence_;
   UniqueQueryPool queries_;  // two timestamps: start, end
   bool recording_ = false;
+  bool in_flight_ = false;  // submitted, not yet waited for
   bool lost_ = false;  // a wait timed out: the command buffer may still run
   double gpu_ms_ = -1.0;
 };

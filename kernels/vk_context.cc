@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <vector>
 
 #include "vk_status.h"
@@ -44,6 +45,33 @@ Status Context::create(const ContextOptions& options,
                                      &ctx->pipelines_));
   *out = std::move(ctx);
   return Status::ok();
+}
+
+Status Context::shared(const ContextOptions& options,
+                       std::shared_ptr<Context>* out) {
+  // Held while a device is created, so that concurrent first users get one
+  // device, not one each.
+  static std::mutex mutex;
+  static std::map<ContextOptions, std::weak_ptr<Context>> contexts;
+  std::lock_guard lock(mutex);
+  const auto it = contexts.try_emplace(options).first;
+  if (std::shared_ptr<Context> alive = it->second.lock()) {
+    *out = std::move(alive);
+    return Status::ok();
+  }
+  std::shared_ptr<Context> ctx;
+  if (Status s = create(options, &ctx); !s) {
+    contexts.erase(it);
+    return s;
+  }
+  it->second = ctx;
+  *out = std::move(ctx);
+  return Status::ok();
+}
+
+Status Context::submit(const VkSubmitInfo& submit, VkFence fence) {
+  std::lock_guard lock(queue_mutex_);
+  return check(vkQueueSubmit(queue_, 1, &submit, fence), "vkQueueSubmit");
 }
 
 Context::~Context() {

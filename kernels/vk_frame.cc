@@ -52,26 +52,28 @@ std::vector<PlaneGroup> plane_groups(const ConstFrame& a, const ConstFrame& b) {
 FrameStager::FrameStager(std::shared_ptr<Context> context)
     : context_(std::move(context)) {}
 
-void FrameStager::begin() {
+void FrameStager::begin(bool in_place) {
+  in_place_ = in_place;
   slots_.clear();
   upload_size_ = readback_size_ = 0;
 }
 
-int FrameStager::input(const ConstFrame& frame, PlaneGroup group) {
-  return add(frame, nullptr, group, true);
+int FrameStager::input(const ConstFrame& frame, PlaneGroup group,
+                       Window window) {
+  return add(frame, nullptr, group, true, window);
 }
 
-int FrameStager::output(const Frame& frame, PlaneGroup group) {
-  return add(frame, &frame, group, false);
+int FrameStager::output(const Frame& frame, PlaneGroup group, Window window) {
+  return add(frame, &frame, group, false, window);
 }
 
 int FrameStager::in_out(const Frame& frame, PlaneGroup group) {
-  return add(frame, &frame, group, true);
+  return add(frame, &frame, group, true, {});
 }
 
 // `writable` is `frame` itself when the kernel writes it, else null.
 int FrameStager::add(const ConstFrame& frame, const Frame* writable,
-                     PlaneGroup group, bool read) {
+                     PlaneGroup group, bool read, Window window) {
   Slot& s = slots_.emplace_back();
   s.read = read;
   s.write = writable != nullptr;
@@ -80,6 +82,10 @@ int FrameStager::add(const ConstFrame& frame, const Frame* writable,
     s.planes[i] = frame.planes[group.first + i];
     if (writable) s.writable[i] = writable->planes[group.first + i];
   }
+  const ConstPlane& p = s.planes[0];
+  s.window.row_begin = std::clamp(window.row_begin, 0, p.height);
+  s.window.row_end = std::clamp(window.row_end, s.window.row_begin, p.height);
+  s.window.columns = std::clamp(window.columns, 0, p.width);
   place(s);
   return int(slots_.size()) - 1;
 }
@@ -98,7 +104,8 @@ void FrameStager::place(Slot& slot) {
   // that no other output shares.
   const bool contiguous = slot.count == 2 || first.step == 1;
   const int64_t tail = slot.write ? round_up(row_bytes, 4) : row_bytes;
-  if (contiguous && g.width > 0 && g.height > 0 && first.stride > 0 &&
+  if (in_place_ && contiguous && g.width > 0 && g.height > 0 &&
+      first.stride > 0 &&
       first.stride <= INT32_MAX && (g.height == 1 || first.stride >= tail)) {
     const uint8_t* base =
         lower_address(first.data, slot.planes[slot.count - 1].data);
@@ -122,7 +129,9 @@ void FrameStager::place(Slot& slot) {
   g.stride = int32_t(round_up(row_bytes, 4));
   VkDeviceSize& size = slot.write ? readback_size_ : upload_size_;
   slot.staged_offset = round_up(int64_t(size), kStagingAlign);
-  size = slot.staged_offset + VkDeviceSize(g.stride) * VkDeviceSize(g.height);
+  size = slot.staged_offset +
+         VkDeviceSize(g.stride) *
+             VkDeviceSize(slot.window.row_end - slot.window.row_begin);
 }
 
 // Whether bytes [begin, end) of `buffer` share a word with another in-place
@@ -163,19 +172,22 @@ Status FrameStager::upload() {
     }
     Buffer* staging = slot.write ? readback_.get() : upload_.get();
     if (!staging) continue;  // an empty plane: nothing to stage
+    const Window& w = slot.window;
     g.buffer = staging->get();
-    g.offset = int32_t(slot.staged_offset);
+    // Row y of the group at offset + y * stride, for the window's rows.
+    g.offset = int32_t(int64_t(slot.staged_offset) -
+                       int64_t(w.row_begin) * g.stride);
     if (!slot.read) continue;
     uint8_t* dst = staging->data() + slot.staged_offset;
     const ConstPlane& p = slot.planes[0];
-    for (int y = 0; y < g.height; y++, dst += g.stride) {
+    for (int y = w.row_begin; y < w.row_end; y++, dst += g.stride) {
       if (slot.count == 2)
         std::memcpy(dst, lower_address(p.row(y), slot.planes[1].row(y)),
-                    size_t(g.width) * 2);
+                    size_t(w.columns) * 2);
       else if (p.step == 1)
-        std::memcpy(dst, p.row(y), size_t(g.width));
+        std::memcpy(dst, p.row(y), size_t(w.columns));
       else
-        for (int x = 0; x < g.width; x++) dst[x] = p.at(x, y);
+        for (int x = 0; x < w.columns; x++) dst[x] = p.at(x, y);
     }
   }
   if (upload_) DAEDALUS_TRY(upload_->flush());
@@ -192,17 +204,18 @@ Status FrameStager::download() {
       continue;
     }
     const GpuPlane& g = slot.gpu;
-    if (!readback_ || g.height == 0) continue;
+    const Window& w = slot.window;
+    if (!readback_ || w.row_end == w.row_begin) continue;
     const uint8_t* src = readback_->data() + slot.staged_offset;
     const Plane& p = slot.writable[0];
-    for (int y = 0; y < g.height; y++, src += g.stride) {
+    for (int y = w.row_begin; y < w.row_end; y++, src += g.stride) {
       if (slot.count == 2)
         std::memcpy(lower_address(p.row(y), slot.writable[1].row(y)), src,
-                    size_t(g.width) * 2);
+                    size_t(w.columns) * 2);
       else if (p.step == 1)
-        std::memcpy(p.row(y), src, size_t(g.width));
+        std::memcpy(p.row(y), src, size_t(w.columns));
       else
-        for (int x = 0; x < g.width; x++) p.at(x, y) = src[x];
+        for (int x = 0; x < w.columns; x++) p.at(x, y) = src[x];
     }
   }
   return Status::ok();

@@ -5,6 +5,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -41,18 +42,31 @@ struct PlaneGroup {
 // in the same order.
 std::vector<PlaneGroup> plane_groups(const ConstFrame& a, const ConstFrame& b);
 
+// The part of a plane group a kernel reads or writes: rows [row_begin,
+// row_end) and, of each, samples [0, columns) of every channel (clamped to
+// the group). A staged slot copies only this part in or out, so a shader
+// must stay inside it; its GpuPlane still describes the whole group, as
+// clamping and availability are decided on whole-plane coordinates.
+struct Window {
+  int row_begin = 0;
+  int row_end = INT_MAX;
+  int columns = INT_MAX;
+};
+
 // Not thread-safe; one frame at a time.
 class FrameStager {
  public:
   explicit FrameStager(std::shared_ptr<Context> context);
 
-  // Forgets the previous frame's slots.
-  void begin();
+  // Forgets the previous frame's slots. With `in_place` false every group is
+  // staged, even one in a GpuBuffer: for a hybrid frame, whose other rows the
+  // CPU writes while the GPU runs.
+  void begin(bool in_place = true);
   // Declares a group a kernel reads (input), writes (output), or reads and
   // writes in place (in_out, for deblock); returns the slot whose plane() is
   // valid after upload().
-  int input(const ConstFrame& frame, PlaneGroup group);
-  int output(const Frame& frame, PlaneGroup group);
+  int input(const ConstFrame& frame, PlaneGroup group, Window window = {});
+  int output(const Frame& frame, PlaneGroup group, Window window = {});
   int in_out(const Frame& frame, PlaneGroup group);
 
   // Sizes the staging buffers and copies the staged inputs in.
@@ -73,13 +87,14 @@ class FrameStager {
     ConstPlane planes[2];
     Plane writable[2];  // the same planes, when `write`
     int count = 1;
+    Window window;  // clamped to the group
     const Buffer* zero_copy = nullptr;  // else staged
     VkDeviceSize staged_offset = 0;
     GpuPlane gpu;
   };
 
   int add(const ConstFrame& frame, const Frame* writable, PlaneGroup group,
-          bool read);
+          bool read, Window window);
   void place(Slot& slot);
   bool overlaps_output(const Slot& slot, const Buffer* buffer, int64_t begin,
                        int64_t end) const;
@@ -88,6 +103,7 @@ class FrameStager {
 
   std::shared_ptr<Context> context_;
   std::vector<Slot> slots_;
+  bool in_place_ = true;
   VkDeviceSize upload_size_ = 0, readback_size_ = 0;
   std::unique_ptr<Buffer> upload_, readback_;
 };

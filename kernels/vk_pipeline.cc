@@ -40,6 +40,7 @@ PipelineStore::~PipelineStore() {
 }
 
 bool PipelineStore::save() {
+  std::lock_guard lock(mutex_);
   if (cache_path_.empty() || !cache_) return false;
   size_t size = 0;
   if (vkGetPipelineCacheData(device_, cache_.get(), &size, nullptr) !=
@@ -56,6 +57,9 @@ bool PipelineStore::save() {
 
 Status PipelineStore::get(const KernelDesc& kernel,
                           std::span<const int32_t> spec, const Pipeline** out) {
+  // One lock for lookups and creation: a pipeline is created once per
+  // device, and std::map keeps the returned pointers valid.
+  std::lock_guard lock(mutex_);
   auto key = std::make_pair(kernel.spirv.data(),
                             std::vector<int32_t>(spec.begin(), spec.end()));
   if (auto it = pipelines_.find(key); it != pipelines_.end()) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -31,6 +32,8 @@ struct Pipeline {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
 };
 
+// Thread-safe: the backends sharing a device ask for pipelines from their
+// own threads.
 class PipelineStore {
  public:
   // Starts from the on-disk cache of this device when a valid one exists.
@@ -67,6 +70,7 @@ class PipelineStore {
   VkDevice device_ = VK_NULL_HANDLE;
   std::string cache_path_;
   size_t cache_bytes_loaded_ = 0;
+  std::mutex mutex_;  // guards what follows
   bool dirty_ = false;
   UniquePipelineCache cache_;
   std::map<const uint32_t*, UniqueShaderModule> modules_;

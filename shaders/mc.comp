@@ -65,8 +65,11 @@ void main() {
   // Loops stride by the workgroup's shape rather than dividing a flat
   // index: V3D has no integer divider. With step 1 or 2, (x0 + b) >> (step
   // - 1) is the sample of byte b and b & (step - 1) its channel.
+  // Tile rows past what row_end - 1 reads are never used: they repeat that
+  // row rather than read source rows a band's staging may not hold.
+  const int last = pc.row_end + TAPS_Y - 2;
   for (int r = ly; r < rows; r += MC_LOCAL_Y) {
-    const int y = clamp(y0 + r - oy + pc.iy, 0, pc.height - 1);
+    const int y = clamp(min(y0 + r, last) - oy + pc.iy, 0, pc.height - 1);
     const int row = pc.src_offset + y * pc.src_stride;
     for (int b = lx; b < in_w; b += MC_LOCAL_X) {
       const int x = clamp(((x0 + b) >> (step - 1)) - ox + pc.ix, 0, pc.width - 1);
@@ -95,7 +98,7 @@ void main() {
   const int row_bytes = pc.width * step;
   const int gx = x0 + lx * 4;
   const int y = y0 + ly;
-  if (gx < row_bytes && y < pc.height) {
+  if (gx < row_bytes && y < pc.row_end) {
     const int word = (pc.dst_offset + y * pc.dst_stride + gx) >> 2;
     // The last word of a row may reach into the row's padding: those bytes
     // are written back as they were.

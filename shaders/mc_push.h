@@ -15,3 +15,5 @@ int taps_x_lo;   // horizontal weights 0..3, one signed byte each (low first)
 int taps_x_hi;   // weights 4..7
 int taps_y_lo;   // vertical weights 0..3
 int taps_y_hi;   // weights 4..7
+int row_end;     // rows written: [0, row_end), <= height (a hybrid frame's
+                 // GPU band; the source is still the whole plane)

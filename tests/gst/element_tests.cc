@@ -310,7 +310,19 @@ GST_START_TEST(test_property_specs) {
     fail_unless(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
   }
   for (const EnumProperty& e : spec->enums) check_enum(element, e);
-  check_enum(element, {"backend", {"auto", "scalar", "cpu", "gpu"}, "auto", {}});
+  check_enum(element,
+             {"backend", {"auto", "scalar", "cpu", "gpu", "hybrid"}, "auto", {}});
+  GParamSpec* threads = find_property(element, "n-threads");
+  fail_unless(G_IS_PARAM_SPEC_UINT(threads));
+  fail_unless_equals_int(G_PARAM_SPEC_UINT(threads)->minimum, 0);
+  fail_unless_equals_int(G_PARAM_SPEC_UINT(threads)->default_value, 0);
+  GParamSpec* budget = find_property(element, "calibration-budget");
+  fail_unless(G_IS_PARAM_SPEC_UINT(budget));
+  fail_unless_equals_int(G_PARAM_SPEC_UINT(budget)->default_value, 200);
+  fail_unless(G_PARAM_SPEC_UINT(budget)->minimum > 0);
+  GParamSpec* decided = find_property(element, "decided-by");
+  fail_unless(G_IS_PARAM_SPEC_STRING(decided));
+  fail_unless((decided->flags & G_PARAM_READWRITE) == G_PARAM_READABLE);
 
   GParamSpec* active = find_property(element, "active-backend");
   fail_unless(G_IS_PARAM_SPEC_STRING(active));
@@ -374,6 +386,13 @@ GST_START_TEST(test_property_rejection) {
 
   ASSERT_WARNING(g_object_set(element, "backend", 7, nullptr));
   ASSERT_WARNING(g_object_set(element, "active-backend", "cpu", nullptr));
+  ASSERT_WARNING(g_object_set(element, "decided-by", "trial", nullptr));
+  ASSERT_WARNING(g_object_set(element, "n-threads", 257u, nullptr));
+  ASSERT_WARNING(g_object_set(element, "calibration-budget", 5u, nullptr));
+  ASSERT_WARNING(g_object_set(element, "calibration-budget", 10001u, nullptr));
+  guint budget;
+  g_object_get(element, "calibration-budget", &budget, nullptr);
+  fail_unless_equals_int(budget, 200);
   fail_unless_equals_string(active_backend(element).c_str(), "none");
   gst_object_unref(element);
 }
@@ -487,6 +506,7 @@ Suite* element_suite(const ElementSpec* element) {
   tcase_add_test(tc, test_controlled_property);
   tcase_add_test(tc, test_launch_line);
   suite_add_tcase(s, gpu_tcase(element));
+  suite_add_tcase(s, auto_tcase(element));
   return s;
 }
 

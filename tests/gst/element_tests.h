@@ -55,6 +55,9 @@ Suite* element_suite(const ElementSpec* spec);
 // The checks of `spec` on the gpu backend (part of element_suite()).
 TCase* gpu_tcase(const ElementSpec* spec);
 
+// The checks of backend=auto's choice (part of element_suite()).
+TCase* auto_tcase(const ElementSpec* spec);
+
 // Runs `suite` as gst-check does, in a registry holding only the plugin
 // under test.
 int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name);

@@ -22,17 +22,7 @@ constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
                                  McFilter::Smooth, McFilter::Bilinear};
 
 std::string filter_name(McFilter filter) {
-  switch (filter) {
-    case McFilter::Regular:
-      return "regular";
-    case McFilter::Sharp:
-      return "sharp";
-    case McFilter::Smooth:
-      return "smooth";
-    case McFilter::Bilinear:
-      return "bilinear";
-  }
-  return "?";
+  return std::string(mc_filter_name(filter));
 }
 
 std::string describe(const Image& src, const McParams& p) {

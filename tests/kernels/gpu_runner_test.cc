@@ -3,15 +3,12 @@
 // the shaders' declared limits and push-constant layouts, and the backend's
 // error text.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <functional>
 #include <map>
-#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -35,6 +32,8 @@ namespace {
 
 using vk::DeviceFacts;
 using vk::DeviceRequest;
+using test::ScopedEnv;
+using test::TempDir;
 
 // ------------------------------------------------------- device selection
 
@@ -332,44 +331,6 @@ std::vector<uint8_t> fake_cache_data(const VkPhysicalDeviceProperties& p) {
   return data;
 }
 
-// A fresh directory under the system's temporary one, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "daedalus-gpu-XXXXXX")
-            .string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-// Sets an environment variable for a scope, then restores it.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 std::vector<uint8_t> read_file(const std::string& path) {
   std::vector<uint8_t> bytes;
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
@@ -435,10 +396,11 @@ TEST(GpuPipelineCacheFile, RoundTripsAndRejectsAnythingElse) {
 
 class GpuRunner : public test::GpuTest {
  protected:
-  // A backend of its own (not the shared one), as the environment says.
+  // A backend on a device of its own, not the shared backend's (which holds
+  // its device, and so its pipeline cache, for the whole run).
   std::unique_ptr<GpuBackend> fresh_backend() {
     std::unique_ptr<GpuBackend> b;
-    const Status s = create_gpu_backend(GpuOptions::from_env(), &b);
+    const Status s = create_gpu_backend(test::separate_device(*gpu), &b);
     EXPECT_TRUE(s) << s.message();
     return b;
   }
@@ -513,6 +475,9 @@ TEST_F(GpuRunner, CreateBackendExplainsAnUnknownDevice) {
 TEST(GpuNoDriver, CreateBackendSaysSoInsteadOfCrashing) {
   ScopedEnv icd("VK_ICD_FILENAMES", "/nonexistent/daedalus_icd.json");
   ScopedEnv driver("VK_DRIVER_FILES", "/nonexistent/daedalus_icd.json");
+  // A request no open device was made for: the same as the shared backend's
+  // would join its device, opened while there was a driver.
+  ScopedEnv device("DAEDALUS_VULKAN_DEVICE", "no-driver");
   EXPECT_EQ(vk::vulkan_device_count(), 0);
   std::string why;
   EXPECT_EQ(create_backend(BackendKind::Gpu, &why), nullptr);

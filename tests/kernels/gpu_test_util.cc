@@ -1,6 +1,9 @@
 #include "gpu_test_util.h"
 
+#include <stdlib.h>
+
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "vk_instance.h"
@@ -56,6 +59,37 @@ void GpuTest::TearDown() { expect_no_validation_messages(); }
 void expect_no_validation_messages() {
   for (const std::string& m : vk::debug_messages()) ADD_FAILURE() << m;
   vk::clear_debug_messages();
+}
+
+GpuOptions separate_device(const GpuBackend& backend) {
+  // Devices are shared by equal options, not by the device they resolve to.
+  GpuOptions options = GpuOptions::from_env();
+  const std::string& name = backend.device_info().name;
+  options.device = options.device == name ? "" : name;
+  return options;
+}
+
+TempDir::TempDir() {
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "daedalus-gpu-XXXXXX").string();
+  path_ = mkdtemp(pattern.data());
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
+  if (const char* old = std::getenv(name)) old_ = old;
+  setenv(name, value.c_str(), 1);
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (old_)
+    setenv(name_, old_->c_str(), 1);
+  else
+    unsetenv(name_);
 }
 
 GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image) {

@@ -1,12 +1,15 @@
 // Shared by the gpu test executables: one gpu backend per process, the skip
-// rule (skip only when the machine has no Vulkan device at all) and the
+// rule (skip only when the machine has no Vulkan device at all), the
 // validation check (no message from VK_LAYER_KHRONOS_validation, which
-// `meson test` enables through DAEDALUS_VULKAN_VALIDATION=1).
+// `meson test` enables through DAEDALUS_VULKAN_VALIDATION=1), and scoped
+// temporary directories and environment variables.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "daedalus/backend_gpu.h"
 #include "daedalus/image.h"
@@ -27,6 +30,33 @@ class GpuTest : public ::testing::Test {
 // Fails the current test with every recorded validation message, then
 // forgets them.
 void expect_no_validation_messages();
+
+// The environment's GpuOptions with the device asked for in another way
+// (by the name of `backend`'s device, or by default): backends created with
+// them run on a Vulkan device of their own, not on `backend`'s.
+GpuOptions separate_device(const GpuBackend& backend);
+
+// A fresh directory under the system's temporary one, removed afterwards.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Sets an environment variable for a scope, then restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value);
+  ~ScopedEnv();
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
 
 // A copy of an image's bytes in a GpuBuffer, and the image's frame rebased
 // into it (same offsets, strides and steps).

@@ -20,8 +20,6 @@ constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
                                  McFilter::Smooth, McFilter::Bilinear};
 constexpr McFilter k8TapFilters[] = {McFilter::Regular, McFilter::Sharp,
                                      McFilter::Smooth};
-constexpr const char* kFilterNames[] = {"regular", "sharp", "smooth",
-                                        "bilinear"};
 
 const int16_t* taps(McFilter filter, int phase) {
   return kVp9Filters[static_cast<int>(filter)][phase];
@@ -31,7 +29,7 @@ std::string describe(const Image& image, const McPlaneShift& s,
                      McFilter filter) {
   return std::string(pixel_format_name(image.format())) + " " +
          std::to_string(image.width()) + "x" + std::to_string(image.height()) +
-         " " + kFilterNames[static_cast<int>(filter)] +
+         " " + std::string(mc_filter_name(filter)) +
          " i=" + std::to_string(s.ix) + "," + std::to_string(s.iy) +
          " f=" + std::to_string(s.fx) + "," + std::to_string(s.fy);
 }
@@ -39,7 +37,7 @@ std::string describe(const Image& image, const McPlaneShift& s,
 std::string describe(const Image& image, const McParams& p) {
   return std::string(pixel_format_name(image.format())) + " " +
          std::to_string(image.width()) + "x" + std::to_string(image.height()) +
-         " " + kFilterNames[static_cast<int>(p.filter)] +
+         " " + std::string(mc_filter_name(p.filter)) +
          " dx=" + std::to_string(p.dx) + " dy=" + std::to_string(p.dy);
 }
 

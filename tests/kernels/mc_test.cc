@@ -19,15 +19,7 @@ constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
 constexpr McFilter k8TapFilters[] = {McFilter::Regular, McFilter::Sharp,
                                      McFilter::Smooth};
 
-std::string name(McFilter filter) {
-  switch (filter) {
-    case McFilter::Regular: return "regular";
-    case McFilter::Sharp: return "sharp";
-    case McFilter::Smooth: return "smooth";
-    case McFilter::Bilinear: return "bilinear";
-  }
-  return "?";
-}
+std::string name(McFilter filter) { return std::string(mc_filter_name(filter)); }
 
 std::string describe(const Image& image, McFilter filter, double dx,
                      double dy) {

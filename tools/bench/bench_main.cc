@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "daedalus/backend.h"
+#include "daedalus/backend_choice.h"
+#include "daedalus/frame_jobs.h"
 #include "daedalus/image.h"
 #include "daedalus_config.h"
 #if DAEDALUS_HAVE_SIMD
@@ -30,6 +32,8 @@ struct Options {
   std::vector<int> threads = {1, 2};
   double min_seconds = 0.25;
   bool json = false;
+  bool auto_trial = false;  // --auto: what backend=auto measures and picks
+  double budget_ms = 200;
 };
 
 struct Result {
@@ -53,12 +57,12 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// The workload each speed target in the issues is stated for.
+// The workload each speed target in the issues is stated for: the frame
+// call the elements make, on content that exercises it.
 struct Workload {
   std::string name;
-  bool in_place;
+  FrameJob job;
   std::function<void(std::mt19937&, Image&)> fill;
-  std::function<Status(Backend&, const Frame& dst, const ConstFrame& src)> run;
 };
 
 std::vector<Workload> workloads() {
@@ -82,18 +86,9 @@ std::vector<Workload> workloads() {
     };
   };
   return {
-      {"deblock", true, fill_range(120, 135),
-       [=](Backend& b, const Frame& dst, const ConstFrame&) {
-         return b.deblock(dst, deblock);
-       }},
-      {"cdef", false, fill_range(0, 255),
-       [=](Backend& b, const Frame& dst, const ConstFrame& src) {
-         return b.cdef(dst, src, cdef);
-       }},
-      {"mc", false, fill_range(0, 255),
-       [=](Backend& b, const Frame& dst, const ConstFrame& src) {
-         return b.mc(dst, src, mc);
-       }},
+      {"deblock", deblock_job(deblock), fill_range(120, 135)},
+      {"cdef", cdef_job(cdef), fill_range(0, 255)},
+      {"mc", mc_job(mc), fill_range(0, 255)},
   };
 }
 
@@ -130,10 +125,10 @@ double time_frames(const Workload& w, Backend& backend, const Image& src,
   return time_ms(
       min_seconds,
       [&] {
-        if (w.in_place)
+        if (w.job.in_place)
           std::memcpy(dst.bytes().data(), src.bytes().data(), src.bytes().size());
       },
-      [&] { return w.run(backend, dst.frame(), src.frame()); }, after);
+      [&] { return w.job.run(backend, dst.frame(), src.frame()); }, after);
 }
 
 // The cpu backend once per Highway target this build has and the CPU runs,
@@ -182,7 +177,7 @@ Frame rebased(const Image& image, uint8_t* base) {
 // into and out of Vulkan memory) and frames already in GpuBuffers
 // ("zero-copy").
 template <class Record>
-void bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Options& o,
+double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Options& o,
                double scalar_ms, Record record) {
   GpuSplit split;
   const auto collect = [&] {
@@ -197,12 +192,13 @@ void bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Optio
     r.readback_ms = median(split.readback);
     split = {};
   };
-  finish(record("gpu", "staged", 1, time_frames(w, gpu, src, o.min_seconds, collect),
-                scalar_ms));
+  const double staged_ms = time_frames(w, gpu, src, o.min_seconds, collect);
+  finish(record("gpu", "staged", 1, staged_ms, scalar_ms));
 
   const size_t bytes = src.bytes().size();
   std::unique_ptr<GpuBuffer> in, out;
-  if (!gpu.allocate_buffer(bytes, &in) || !gpu.allocate_buffer(bytes, &out)) return;
+  if (!gpu.allocate_buffer(bytes, &in) || !gpu.allocate_buffer(bytes, &out))
+    return staged_ms;
   std::memcpy(in->data(), src.bytes().data(), bytes);
   std::memcpy(out->data(), src.bytes().data(), bytes);
   const Frame in_frame = rebased(src, in->data());
@@ -210,11 +206,11 @@ void bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Optio
   const double zero_copy_ms = time_ms(
       o.min_seconds,
       [&] {
-        if (w.in_place) std::memcpy(out->data(), src.bytes().data(), bytes);
+        if (w.job.in_place) std::memcpy(out->data(), src.bytes().data(), bytes);
       },
-      [&] { return w.run(gpu, out_frame, in_frame); }, collect);
+      [&] { return w.job.run(gpu, out_frame, in_frame); }, collect);
   finish(record("gpu", "zero-copy", 1, zero_copy_ms, scalar_ms));
-
+  return staged_ms;
 }
 #endif
 
@@ -246,20 +242,99 @@ std::vector<Result> run_all(const Options& o) {
         };
         auto scalar = create_backend(BackendKind::Scalar, nullptr);
         const double scalar_ms = add("scalar", "-", 1, *scalar, 0);
+        // The best target at the most threads: the cpu side of the hybrid.
+        double cpu_ms = -1;
+        const int max_threads = *std::max_element(o.threads.begin(), o.threads.end());
         for (auto [target_name, target] : cpu_targets())
           for (int threads : o.threads) {
             restrict_targets(target);
             std::string why;
             auto cpu = create_backend(BackendKind::Cpu, &why, {threads});
             restrict_targets(0);
-            if (cpu) add("cpu", target_name, threads, *cpu, scalar_ms);
+            if (!cpu) continue;
+            const double ms = add("cpu", target_name, threads, *cpu, scalar_ms);
+            if (threads == max_threads && cpu_ms < 0) cpu_ms = ms;
           }
 #if DAEDALUS_HAVE_VULKAN
-        if (GpuBackend* gpu = gpu_backend()) bench_gpu(w, *gpu, src, o, scalar_ms, record);
+        if (GpuBackend* gpu = gpu_backend()) {
+          const double gpu_ms = bench_gpu(w, *gpu, src, o, scalar_ms, record);
+          // Rows in proportion to the two sides' speeds, as auto splits them.
+          BackendOptions hybrid_options;
+          hybrid_options.threads = max_threads;
+          hybrid_options.gpu_share = cpu_ms / (cpu_ms + gpu_ms);
+          char share[32];
+          std::snprintf(share, sizeof share, "gpu %.0f%%", 100 * hybrid_options.gpu_share);
+          if (cpu_ms > 0)
+            if (auto hybrid = create_backend(BackendKind::Hybrid, nullptr, hybrid_options))
+              add("hybrid", share, max_threads, *hybrid, scalar_ms);
+        }
 #endif
       }
   }
   return results;
+}
+
+// --auto: the trial backend=auto runs when caps are negotiated, per kernel,
+// size and format, with its figures and the backend it would pick (for an
+// element alone in its process).
+void run_auto(const Options& o) {
+  if (o.json) std::printf("[\n");
+  bool first = true;
+  for (const Workload& w : workloads()) {
+    if (std::find(o.kernels.begin(), o.kernels.end(), w.name) == o.kernels.end()) continue;
+    for (auto [width, height] : o.sizes)
+      for (PixelFormat format : o.formats) {
+        TrialSpec spec;
+        spec.format = format;
+        spec.width = width;
+        spec.height = height;
+        spec.budget_ms = o.budget_ms;
+        spec.threads = *std::max_element(o.threads.begin(), o.threads.end());
+        const auto start = std::chrono::steady_clock::now();
+        const std::vector<TrialCandidate> trial = run_trial(w.job, spec);
+        const double took = std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - start).count();
+        std::vector<BackendFigure> figures;
+        for (const TrialCandidate& c : trial) figures.push_back(c.figure);
+        const int pick = choose_figure(figures, {});
+        const std::string choice =
+            pick < 0 ? "none" : std::string(backend_name(figures[pick].kind));
+        const char* format_name = pixel_format_name(format).data();
+        if (o.json) {
+          std::printf("%s  {\"kernel\": \"%s\", \"width\": %d, \"height\": %d, "
+                      "\"format\": \"%s\", \"threads\": %d, \"trial_ms\": %.1f, "
+                      "\"choice\": \"%s\", \"figures\": [",
+                      first ? "" : ",\n", w.name.c_str(), width, height, format_name,
+                      spec.threads, took, choice.c_str());
+          for (size_t i = 0; i < figures.size(); i++)
+            std::printf("%s{\"backend\": \"%s\", \"ms\": %.4f, \"frames\": %d, "
+                        "\"gpu_share\": %.3f}", i ? ", " : "",
+                        backend_name(figures[i].kind).data(), figures[i].ms,
+                        figures[i].frames, figures[i].gpu_share);
+          std::printf("]}");
+        } else {
+          std::printf("%-8s %4dx%-5d %-6s trial %6.1f ms -> %-7s", w.name.c_str(), width,
+                      height, format_name, took, choice.c_str());
+          for (const BackendFigure& f : figures) {
+            if (!f.measured())
+              std::printf("  %s: -", backend_name(f.kind).data());
+            else if (f.kind == BackendKind::Hybrid)
+              std::printf("  hybrid: %.3f ms (gpu %.0f%%, %d frames)", f.ms,
+                          100 * f.gpu_share, f.frames);
+            else
+              std::printf("  %s: %.3f ms (%d frames)", backend_name(f.kind).data(), f.ms,
+                          f.frames);
+          }
+          std::printf("\n");
+          for (const BackendFigure& f : figures)
+            if (!f.measured())
+              std::printf("    %s not measured: %s\n", backend_name(f.kind).data(),
+                          f.why_not.c_str());
+        }
+        first = false;
+      }
+  }
+  if (o.json) std::printf("\n]\n");
 }
 
 void print_table(const std::vector<Result>& results) {
@@ -311,6 +386,10 @@ bool parse(int argc, char** argv, Options* o) {
     const bool has_value = i + 1 < argc;
     if (a == "--json") {
       o->json = true;
+    } else if (a == "--auto") {
+      o->auto_trial = true;
+    } else if (a == "--budget" && has_value) {
+      o->budget_ms = std::stod(argv[++i]);
     } else if (a == "--kernels" && has_value) {
       o->kernels = split(argv[++i]);
     } else if (a == "--threads" && has_value) {
@@ -349,13 +428,21 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes 1920x1080,...]\n"
                  "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] [--json]\n"
+                 "       [--auto [--budget MS]]\n"
                  "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
                  "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
                  "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"
                  "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"
+                 "hybrid: rows split by the cpu (most threads) and staged gpu speeds.\n"
                  "-1: not measured.\n"
+                 "--auto: backend=auto's trial per kernel, size and format (its own\n"
+                 "synthetic frame, --budget ms, default 200) and the backend it picks.\n"
                  "The gpu device follows $DAEDALUS_VULKAN_DEVICE.\n");
     return 2;
+  }
+  if (options.auto_trial) {
+    daedalus::run_auto(options);
+    return 0;
   }
   const auto results = daedalus::run_all(options);
   if (options.json)

@@ -15,16 +15,21 @@
 
 namespace daedalus {
 
-enum class BackendKind { Scalar, Cpu, Gpu };
+// Hybrid: each frame split between the cpu backend's threads and the gpu
+// (backend_hybrid.h).
+enum class BackendKind { Scalar, Cpu, Gpu, Hybrid };
 
 inline constexpr BackendKind kAllBackendKinds[] = {
-    BackendKind::Scalar, BackendKind::Cpu, BackendKind::Gpu};
+    BackendKind::Scalar, BackendKind::Cpu, BackendKind::Gpu,
+    BackendKind::Hybrid};
 
 std::string_view backend_name(BackendKind kind);
 
 // Not thread-safe: one backend object serves one element (one stream) at a
-// time. Frames passed in must satisfy the geometry their kernel documents;
-// `dst` and `src` of cdef/mc have the same format and size and never alias.
+// time. Distinct backend objects may run on distinct threads at once, also
+// when they share a thread pool or a device (create_backend). Frames passed
+// in must satisfy the geometry their kernel documents; `dst` and `src` of
+// cdef/mc have the same format and size and never alias.
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -38,12 +43,23 @@ class Backend {
 };
 
 struct BackendOptions {
-  // Threads a frame is split across (the cpu backend); 0 means one per core.
+  // Threads a frame is split across (the cpu backend, and the CPU's part of
+  // a hybrid frame); 0 means one per core.
   int threads = 0;
+  // Hybrid: the fraction of each plane's rows the GPU filters, the rest
+  // going to the CPU threads; clamped to [0, 1] (HybridBackend::
+  // set_gpu_share changes it later).
+  double gpu_share = 0.5;
 };
 
+// Whether this build has the backend at all; a backend built in may still
+// be unusable on this machine (create_backend says why).
+bool backend_built(BackendKind kind);
+
 // Creates a backend of `kind`. When it is not built or not usable on this
-// machine, returns null and says why in *why_not.
+// machine, returns null and says why in *why_not. Backends share what is
+// process-wide: cpu backends with the same thread count one pool (their
+// frames take turns on it), gpu backends one Vulkan device (backend_gpu.h).
 std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
                                         const BackendOptions& options = {});
 

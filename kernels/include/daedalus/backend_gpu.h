@@ -17,8 +17,9 @@ namespace daedalus {
 // A block of Vulkan memory on a gpu backend's device: host-visible, coherent
 // when the device has such memory, mapped for the buffer's whole life.
 // Frames whose planes lie inside one (any planes, any layout) are read and
-// written in place by that backend's kernels; other frames are copied into
-// the backend's own buffers and back. On devices like the Raspberry Pi 5 the
+// written in place by the kernels of every backend on its device (all those
+// created with the same GpuOptions); other frames are copied into the
+// backend's own buffers and back. On devices like the Raspberry Pi 5 the
 // CPU reads this memory uncached: fill it, do not read it back on the CPU
 // more than once.
 //
@@ -36,6 +37,8 @@ struct GpuDeviceInfo {
   std::string name;  // as the driver names it
   std::string type;  // "discrete", "integrated", "virtual", "software", "other"
   uint32_t api_version = 0;         // VK_MAKE_API_VERSION
+  uint32_t driver_version = 0;      // vendor-specific encoding
+  std::string pipeline_cache_uuid;  // 32 hex digits: shader binaries' identity
   bool timestamps = false;          // whether GpuFrameStats::gpu_ms is measured
   bool validation = false;          // VK_LAYER_KHRONOS_validation enabled
   std::string pipeline_cache_path;  // "" when not persisted
@@ -81,6 +84,10 @@ class GpuBackend : public Backend {
 };
 
 // Fails, saying why in a sentence, when there is no usable Vulkan device.
+// Backends created with equal options share one Vulkan device (queue,
+// pipelines, pipeline cache), opened by the first and closed when the last
+// of them and of their buffers is gone; each has its own command buffer and
+// staging buffers, and may run on its own thread.
 Status create_gpu_backend(const GpuOptions& options,
                           std::unique_ptr<GpuBackend>* out);
 

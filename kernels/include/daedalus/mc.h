@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include <string_view>
+
 #include "daedalus/frame.h"
 
 namespace daedalus {
@@ -11,6 +13,9 @@ namespace daedalus {
 class ThreadPool;
 
 enum class McFilter { Regular, Sharp, Smooth, Bilinear };
+
+// "regular", "sharp", "smooth", "bilinear": the element's nicks.
+std::string_view mc_filter_name(McFilter filter);
 
 // Element-level settings. dx, dy in luma samples, -4096..4096.
 struct McParams {

@@ -1,0 +1,61 @@
+/* daedalus
+ * Copyright (C) 2026 The daedalus authors
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Which backend an element runs: its backend property, else
+ * $DAEDALUS_BACKEND, else (auto) a measured choice, cached across runs
+ * (gstdaedalusdecisioncache.h) and weighed against where the process's other
+ * elements run (daedalus::Placements). */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include <memory>
+#include <string>
+
+#include "daedalus/backend_choice.h"
+#include "gstdaedalusfilter.h"
+
+typedef enum {
+  GST_DAEDALUS_DECIDED_BY_NONE,         /* not negotiated */
+  GST_DAEDALUS_DECIDED_BY_PROPERTY,     /* the backend property */
+  GST_DAEDALUS_DECIDED_BY_ENVIRONMENT,  /* $DAEDALUS_BACKEND */
+  GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE,  /* auto, one backend available */
+  GST_DAEDALUS_DECIDED_BY_TRIAL,        /* auto, measured now */
+  GST_DAEDALUS_DECIDED_BY_CACHE,        /* auto, measured in an earlier run */
+  GST_DAEDALUS_DECIDED_BY_FALLBACK,     /* the cpu after a gpu failure */
+} GstDaedalusDecidedBy;
+
+const char *gst_daedalus_decided_by_name (GstDaedalusDecidedBy by);
+
+struct GstDaedalusChoiceRequest
+{
+  GstElement *element;          /* logs, warnings, placement */
+  GstDebugCategory *category;   /* the element's own */
+  GstDaedalusBackend setting;
+  bool setting_explicit;        /* set on the element: beats the variable */
+  const GstVideoInfo *info;
+  daedalus::FrameJob job;
+  int threads;                  /* n-threads: 0 for every core */
+  double budget_ms;
+  bool *warned_no_gpu;          /* warn once per element */
+};
+
+struct GstDaedalusChoice
+{
+  std::unique_ptr<daedalus::Backend> backend;   /* null: error says why */
+  GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
+  /* Whether a failure of this backend may be met by the cpu one. */
+  bool may_fall_back = false;
+  std::string error;
+  std::string setting_name;     /* as the error names it */
+};
+
+GstDaedalusChoice gst_daedalus_choose_backend (const GstDaedalusChoiceRequest &
+    request);
+
+/* What the element's key for "choose again" is: format, size, cost. */
+std::string gst_daedalus_choice_subject (const GstVideoInfo * info,
+    const daedalus::FrameJob & job, int threads);

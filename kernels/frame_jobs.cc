@@ -1,0 +1,51 @@
+#include "daedalus/frame_jobs.h"
+
+#include <string>
+
+namespace daedalus {
+namespace {
+
+const char* on_off(int strength) { return strength ? "on" : "off"; }
+
+// "frac" when a shift has a fractional part on luma or on subsampled
+// chroma, i.e. when that pass filters rather than copies.
+const char* mc_axis(double d) {
+  return mc_subpel(d, 0) % 16 || mc_subpel(d, 1) % 16 ? "frac" : "int";
+}
+
+}  // namespace
+
+FrameJob deblock_job(const DeblockParams& params) {
+  FrameJob job;
+  job.cost_key = "block-size=" + std::to_string(params.block_size) +
+                 (params.bs == 4 ? " filter=strong" : " filter=normal");
+  job.in_place = true;
+  job.run = [params](Backend& b, const Frame& dst, const ConstFrame&) {
+    return b.deblock(dst, params);
+  };
+  return job;
+}
+
+FrameJob cdef_job(const CdefParams& params) {
+  FrameJob job;
+  job.cost_key = std::string("pri=") + on_off(params.pri_strength) +
+                 " sec=" + on_off(params.sec_strength) +
+                 " uv-pri=" + on_off(params.uv_pri_strength) +
+                 " uv-sec=" + on_off(params.uv_sec_strength);
+  job.run = [params](Backend& b, const Frame& dst, const ConstFrame& src) {
+    return b.cdef(dst, src, params);
+  };
+  return job;
+}
+
+FrameJob mc_job(const McParams& params) {
+  FrameJob job;
+  job.cost_key = "filter=" + std::string(mc_filter_name(params.filter)) +
+                 " dx=" + mc_axis(params.dx) + " dy=" + mc_axis(params.dy);
+  job.run = [params](Backend& b, const Frame& dst, const ConstFrame& src) {
+    return b.mc(dst, src, params);
+  };
+  return job;
+}
+
+}  // namespace daedalus

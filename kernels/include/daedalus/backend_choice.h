@@ -1,0 +1,102 @@
+// Choosing a backend by measuring it: the trial behind backend=auto and
+// `daedalus-bench --auto`. A trial runs one element's frame call on every
+// available backend, on a synthetic frame of the stream's format and size,
+// and times everything a real frame pays (for the gpu: the copies into GPU
+// memory and back, recording, submission and the wait).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "daedalus/backend.h"
+#include "daedalus/image.h"
+
+namespace daedalus {
+
+// One element's frame call with its current settings.
+struct FrameJob {
+  // The settings that change the cost, as "name=value" words; part of the
+  // key a decision is cached under.
+  std::string cost_key;
+  bool in_place = false;  // dst is src (deblock): every call needs fresh input
+  std::function<Status(Backend&, const Frame& dst, const ConstFrame& src)> run;
+};
+
+struct TrialSpec {
+  PixelFormat format = PixelFormat::I420;
+  int width = 0;
+  int height = 0;
+  double budget_ms = 200;  // the whole trial, backend creation included
+  int threads = 0;         // of the cpu and hybrid backends; 0: every core
+  bool gpu = true;         // whether the gpu and hybrid backends take part
+};
+
+// What a trial found for one backend.
+struct BackendFigure {
+  BackendKind kind = BackendKind::Cpu;
+  double ms = -1;         // per frame, the median of the timed calls; < 0: none
+  int frames = 0;         // timed calls
+  double gpu_share = 0;   // hybrid: the GPU's fraction of each plane's rows
+  std::string why_not;    // not measured: why (unavailable, failed)
+  bool measured() const { return ms >= 0; }
+};
+
+struct TrialCandidate {
+  BackendFigure figure;
+  std::unique_ptr<Backend> backend;  // null when not measured
+};
+
+// What the trial may be given instead of the real thing (tests).
+struct TrialSeams {
+  std::function<std::unique_ptr<Backend>(BackendKind, std::string* why_not,
+                                         const BackendOptions&)>
+      create = create_backend;
+  std::function<double()> now_ms;  // a monotonic clock; default steady_clock
+};
+
+// Measures the cpu backend (scalar where there is none) and, when
+// `spec.gpu`, the gpu backend and then the hybrid one, splitting rows in
+// proportion to the other two's speeds. Each gets an equal part of what is
+// left of the budget, but at least one untimed warm-up call (which pays for
+// pipeline compilation) and one timed call.
+std::vector<TrialCandidate> run_trial(const FrameJob& job,
+                                      const TrialSpec& spec,
+                                      const TrialSeams& seams = {});
+
+// Per-frame load that elements already placed put on the CPU cores and on
+// the GPU.
+struct Load {
+  double cpu_ms = 0;
+  double gpu_ms = 0;
+};
+
+// Where a backend's frame time is spent: the cpu and scalar backends on the
+// cores, the gpu on the GPU, the hybrid on both at once.
+Load load_of(const BackendFigure& figure);
+
+// The index of the figure to use: the one that leaves the busier of the two
+// resources least loaded once `others` is added, so that an element whose
+// own fastest backend is taken by other elements goes to the idle one;
+// ties go to the faster backend. Streams whose elements run one after the
+// other on one thread gain nothing from this; with a queue between them they
+// run concurrently and do. -1 when nothing was measured.
+int choose_figure(const std::vector<BackendFigure>& figures,
+                  const Load& others);
+
+// The process-wide record of where elements run, which choose_figure weighs.
+class Placements {
+ public:
+  static Placements& process();
+  void place(const void* element, const Load& load);
+  void remove(const void* element);
+  Load others(const void* element) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::pair<const void*, Load>> placed_;
+};
+
+}  // namespace daedalus

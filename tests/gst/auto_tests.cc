@@ -1,0 +1,294 @@
+// backend=auto: the trial, its cache file, the environment override, and
+// the fallback from a failing GPU. The GPU here is whatever Vulkan device the
+// machine has (lavapipe in CI, which auto only tries when
+// DAEDALUS_VULKAN_DEVICE names it, as these tests do); tests that need one
+// skip, saying so, without it. Each test runs in its own process (check
+// forks), with a cache folder of its own.
+#include <glib/gstdio.h>
+
+#include <string>
+
+#include "element_tests.h"
+
+namespace daedalus::gsttest {
+namespace {
+
+const ElementSpec* spec;
+
+std::string decided_by(GstElement* element) {
+  gchar* s = nullptr;
+  g_object_get(element, "decided-by", &s, nullptr);
+  std::string out = s ? s : "";
+  g_free(s);
+  return out;
+}
+
+// A cache folder of this test's own; returns the cache file's path.
+std::string private_cache() {
+  gchar* dir = g_dir_make_tmp("daedalus-auto-XXXXXX", nullptr);
+  fail_unless(dir != nullptr);
+  g_setenv("XDG_CACHE_HOME", dir, TRUE);
+  gchar* path = g_build_filename(dir, "daedalus", "backends.ini", nullptr);
+  std::string s = path;
+  g_free(path);
+  g_free(dir);
+  return s;
+}
+
+// Removes what private_cache() made (a failed test leaves it for a look).
+void remove_cache(const std::string& path) {
+  g_remove(path.c_str());
+  gchar* dir = g_path_get_dirname(path.c_str());
+  gchar* parent = g_path_get_dirname(dir);
+  g_rmdir(dir);
+  g_rmdir(parent);
+  g_free(parent);
+  g_free(dir);
+}
+
+// Points auto at the machine's Vulkan device (lavapipe included); false,
+// saying so, when there is none.
+bool use_any_gpu() {
+  g_setenv("DAEDALUS_VULKAN_DEVICE", "0", TRUE);
+  if (create_backend(BackendKind::Gpu, nullptr)) return true;
+  g_print("SKIP: no Vulkan device on this machine\n");
+  return false;
+}
+
+// A harness with `props`, negotiated at `width` x `height` I420, and one
+// frame through it that must be the scalar library's output.
+GstHarness* run_one_frame(const std::string& props, int width, int height,
+                          GstBus* bus = nullptr) {
+  GstHarness* h = new_harness(spec->factory, props.c_str());
+  if (bus) gst_element_set_bus(h->element, bus);
+  GstVideoInfo info = video_info("I420", width, height);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(width);
+  GstBuffer* in = random_buffer(info, gen);
+  GstBuffer* expected =
+      expected_output(in, info, spec->reference, spec->in_place);
+  GstBuffer* out = push_and_pull(h, in);
+  const std::string diff = first_difference(expected, out, info);
+  fail_unless(diff.empty(), "%s", diff.c_str());
+  gst_buffer_unref(out);
+  gst_buffer_unref(expected);
+  return h;
+}
+
+// Pops the bus's warnings; each must mention `mention` in its details.
+int pop_warnings(GstBus* bus, const char* mention = "") {
+  int warnings = 0;
+  while (GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_WARNING)) {
+    GError* error = nullptr;
+    gchar* debug = nullptr;
+    gst_message_parse_warning(msg, &error, &debug);
+    fail_unless(debug && strstr(debug, mention) != nullptr, "%s", debug);
+    g_error_free(error);
+    g_free(debug);
+    gst_message_unref(msg);
+    warnings++;
+  }
+  fail_unless(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) == nullptr);
+  return warnings;
+}
+
+std::string params(const char* extra = "") {
+  return std::string(spec->params) + " calibration-budget=40 " + extra;
+}
+
+GKeyFile* load_cache(const std::string& path) {
+  GKeyFile* file = g_key_file_new();
+  fail_unless(g_key_file_load_from_file(file, path.c_str(), G_KEY_FILE_NONE,
+                                        nullptr),
+              "%s does not parse", path.c_str());
+  return file;
+}
+
+// The one entry of this element in the cache file.
+std::string entry(GKeyFile* file) {
+  gsize n;
+  gchar** groups = g_key_file_get_groups(file, &n);
+  std::string found;
+  for (gsize i = 0; i < n; i++)
+    if (g_str_has_prefix(groups[i], spec->factory)) found = groups[i];
+  g_strfreev(groups);
+  fail_if(found.empty(), "no %s entry in the cache file", spec->factory);
+  return found;
+}
+
+void save_cache(GKeyFile* file, const std::string& path) {
+  fail_unless(g_key_file_save_to_file(file, path.c_str(), nullptr));
+  g_key_file_unref(file);
+}
+
+// A miss runs the trial and writes what it measured; a hit runs nothing.
+GST_START_TEST(test_auto_trial_then_cache) {
+  const std::string path = private_cache();
+  if (!use_any_gpu()) return;
+  GstHarness* h = run_one_frame(params(), 64, 48);
+  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  gst_harness_teardown(h);
+
+  GKeyFile* file = load_cache(path);
+  const std::string group = entry(file);
+  fail_unless(group.find("I420 64x48") != std::string::npos, "%s",
+              group.c_str());
+  for (const char* key : {"cpu", "threads", "gpu", "library", "backend",
+                          "cpu-ms", "gpu-ms", "measured"})
+    fail_unless(g_key_file_has_key(file, group.c_str(), key, nullptr),
+                "no %s in [%s]", key, group.c_str());
+  gchar* backend = g_key_file_get_string(file, group.c_str(), "backend", nullptr);
+  g_key_file_unref(file);
+
+  h = run_one_frame(params(), 64, 48);
+  fail_unless_equals_string(decided_by(h->element).c_str(), "cache");
+  fail_unless_equals_string(active_backend(h->element).c_str(), backend);
+  gst_harness_teardown(h);
+  g_free(backend);
+  remove_cache(path);
+}
+GST_END_TEST
+
+// Another size, or figures from another machine, miss; a file that is not
+// a cache file is replaced.
+GST_START_TEST(test_auto_cache_misses) {
+  const std::string path = private_cache();
+  if (!use_any_gpu()) return;
+  gst_harness_teardown(run_one_frame(params(), 64, 48));
+
+  GstHarness* h = run_one_frame(params(), 32, 16);
+  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  gst_harness_teardown(h);
+
+  GKeyFile* file = load_cache(path);
+  gsize n;
+  gchar** groups = g_key_file_get_groups(file, &n);
+  for (gsize i = 0; i < n; i++)
+    if (g_key_file_has_key(file, groups[i], "cpu", nullptr))
+      g_key_file_set_string(file, groups[i], "cpu", "a machine elsewhere");
+  g_strfreev(groups);
+  save_cache(file, path);
+  h = run_one_frame(params(), 64, 48);
+  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  gst_harness_teardown(h);
+
+  fail_unless(g_file_set_contents(path.c_str(), "[daedalus\nnot a keyfile", -1,
+                                  nullptr));
+  h = run_one_frame(params(), 64, 48);
+  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  gst_harness_teardown(h);
+  file = load_cache(path);
+  fail_unless_equals_int(g_key_file_get_integer(file, "daedalus", "format",
+                                                nullptr), 1);
+  entry(file);
+  g_key_file_unref(file);
+  remove_cache(path);
+}
+GST_END_TEST
+
+// DAEDALUS_BACKEND picks the backend of every element that was not told
+// one; the property beats it; a value that names no backend is ignored.
+GST_START_TEST(test_auto_environment) {
+  const std::string path = private_cache();
+  g_setenv("DAEDALUS_BACKEND", "scalar", TRUE);
+  GstHarness* h = run_one_frame(params(), 33, 17);
+  fail_unless_equals_string(active_backend(h->element).c_str(), "scalar");
+  fail_unless_equals_string(decided_by(h->element).c_str(), "environment");
+  gst_harness_teardown(h);
+
+  if (create_backend(BackendKind::Cpu, nullptr)) {
+    h = run_one_frame(params("backend=cpu"), 33, 17);
+    fail_unless_equals_string(active_backend(h->element).c_str(), "cpu");
+    fail_unless_equals_string(decided_by(h->element).c_str(), "property");
+    gst_harness_teardown(h);
+  }
+
+  g_setenv("DAEDALUS_BACKEND", "fastest", TRUE);
+  h = run_one_frame(params(), 33, 17);
+  fail_if(decided_by(h->element) == "environment");
+  gst_harness_teardown(h);
+  remove_cache(path);
+}
+GST_END_TEST
+
+// No usable GPU under auto: the CPU, and one warning however often caps
+// are negotiated.
+GST_START_TEST(test_auto_without_gpu_warns_once) {
+  const std::string path = private_cache();
+  g_setenv("DAEDALUS_VULKAN_DEVICE", "no-such-device", TRUE);
+  GstBus* bus = gst_bus_new();
+  GstHarness* h = run_one_frame(params(), 33, 17, bus);
+  fail_unless_equals_string(decided_by(h->element).c_str(), "only-choice");
+  GstVideoInfo info = video_info("I420", 17, 9);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(1);
+  gst_buffer_unref(push_and_pull(h, random_buffer(info, gen)));
+
+  fail_unless_equals_int(pop_warnings(bus, "no-such-device"),
+                         backend_built(BackendKind::Gpu) ? 1 : 0);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+  remove_cache(path);
+}
+GST_END_TEST
+
+// The GPU, chosen by auto, fails mid-stream: every frame still comes out,
+// exact, the element moves to the cpu backend and warns once.
+GST_START_TEST(test_auto_gpu_failure_mid_stream) {
+  const std::string path = private_cache();
+  if (!use_any_gpu()) return;
+  gst_harness_teardown(run_one_frame(params(), 64, 48));
+  // Make the cached figures say the gpu is the fastest by far.
+  GKeyFile* file = load_cache(path);
+  const std::string group = entry(file);
+  g_key_file_set_string(file, group.c_str(), "cpu-ms", "100");
+  g_key_file_set_string(file, group.c_str(), "gpu-ms", "0.001");
+  g_key_file_set_string(file, group.c_str(), "hybrid-ms", "50");
+  g_key_file_set_string(file, group.c_str(), "scalar-ms", "900");
+  save_cache(file, path);
+
+  g_setenv("DAEDALUS_FAULT_GPU_AFTER", "2", TRUE);
+  GstBus* bus = gst_bus_new();
+  GstHarness* h = run_one_frame(params(), 64, 48, bus);  // frame 1: gpu
+  fail_unless_equals_string(decided_by(h->element).c_str(), "cache");
+  fail_unless_equals_string(active_backend(h->element).c_str(), "gpu");
+  GstVideoInfo info = video_info("I420", 64, 48);
+  std::mt19937 gen = rng(2);
+  constexpr int kFrames = 4;
+  for (int i = 0; i < kFrames; i++) {
+    GstBuffer* in = random_buffer(info, gen);
+    GstBuffer* expected =
+        expected_output(in, info, spec->reference, spec->in_place);
+    GstBuffer* out = push_and_pull(h, in);
+    const std::string diff = first_difference(expected, out, info);
+    fail_unless(diff.empty(), "frame %d: %s", i + 2, diff.c_str());
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+  }
+  fail_unless_equals_int(gst_harness_buffers_received(h), kFrames + 1);
+  fail_unless_equals_string(active_backend(h->element).c_str(), "cpu");
+  fail_unless_equals_string(decided_by(h->element).c_str(), "fallback");
+
+  fail_unless_equals_int(pop_warnings(bus, "DAEDALUS_FAULT_GPU_AFTER"), 1);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+  remove_cache(path);
+}
+GST_END_TEST
+
+}  // namespace
+
+TCase* auto_tcase(const ElementSpec* element) {
+  spec = element;
+  TCase* tc = tcase_create("auto");
+  tcase_add_test(tc, test_auto_trial_then_cache);
+  tcase_add_test(tc, test_auto_cache_misses);
+  tcase_add_test(tc, test_auto_environment);
+  tcase_add_test(tc, test_auto_without_gpu_warns_once);
+  tcase_add_test(tc, test_auto_gpu_failure_mid_stream);
+  return tc;
+}
+
+}  // namespace daedalus::gsttest
