@@ -8,6 +8,9 @@ namespace daedalus {
 namespace {
 
 constexpr int kMaxTimedCalls = 15;
+// Timed calls a backend gets, budget permitting, even past its share: one
+// call after the warm-up can still be paying for a first use.
+constexpr int kMinTimedCalls = 3;
 
 double steady_ms() {
   using namespace std::chrono;
@@ -60,16 +63,24 @@ class TrialRunner {
     TrialCandidate c;
     c.figure.kind = kind;
     c.figure.gpu_share = kind == BackendKind::Hybrid ? options.gpu_share : 0;
+    c.backend = seams_.create(kind, &c.figure.why_not, options);
+    if (!c.backend) return c;
+    // Creation (a device, for the gpu) counts against the budget, and so
+    // shortens every share still to come.
     const double t0 = now_();
     const double slice =
         std::max(0.0, spec_.budget_ms - (t0 - start_)) / std::max(left, 1);
-    c.backend = seams_.create(kind, &c.figure.why_not, options);
-    if (!c.backend) return c;
 
     std::vector<double> samples;
     Status s = call(*c.backend);  // warm-up: compiles pipelines, fills caches
-    while (s && (samples.empty() ||
-                 (now_() - t0 < slice && int(samples.size()) < kMaxTimedCalls))) {
+    const auto more = [&] {
+      const int n = int(samples.size());
+      const double now = now_();
+      return n == 0 ||
+             (n < kMaxTimedCalls && now - t0 < slice) ||
+             (n < kMinTimedCalls && now - start_ < spec_.budget_ms);
+    };
+    while (s && more()) {
       const double t = now_();
       s = call(*c.backend);
       samples.push_back(now_() - t);

@@ -22,8 +22,10 @@ struct FakeClock {
 // after `good_frames` calls.
 class FakeBackend final : public Backend {
  public:
-  FakeBackend(BackendKind kind, double ms, FakeClock* clock, int good_frames)
-      : kind_(kind), ms_(ms), clock_(clock), good_(good_frames) {}
+  FakeBackend(BackendKind kind, double ms, FakeClock* clock, int good_frames,
+              double first_ms)
+      : kind_(kind), ms_(ms), clock_(clock), good_(good_frames),
+        first_ms_(first_ms) {}
   BackendKind kind() const override { return kind_; }
   Status deblock(const Frame&, const DeblockParams&) override { return work(); }
   Status cdef(const Frame&, const ConstFrame&, const CdefParams&) override {
@@ -36,14 +38,15 @@ class FakeBackend final : public Backend {
 
  private:
   Status work() {
-    if (calls++ >= good_) return Status::error("device lost");
-    clock_->now += ms_;
+    if (calls >= good_) return Status::error("device lost");
+    clock_->now += calls++ ? ms_ : first_ms_;
     return Status::ok();
   }
   BackendKind kind_;
   double ms_;
   FakeClock* clock_;
   int good_;
+  double first_ms_;
 };
 
 // Per kind: ms per frame (< 0: unavailable) and how many calls succeed.
@@ -51,6 +54,7 @@ struct FakeMachine {
   FakeClock clock;
   std::map<BackendKind, double> ms;
   std::map<BackendKind, int> good;
+  std::map<BackendKind, double> first;  // the first call's ms, if different
   std::map<BackendKind, BackendOptions> created_with;
   double create_ms = 0;  // what creating a backend costs
 
@@ -73,7 +77,9 @@ struct FakeMachine {
         t = std::max(ms[BackendKind::Cpu] * (1 - options.gpu_share),
                      ms[BackendKind::Gpu] * options.gpu_share) + it->second;
       const int good_frames = good.count(kind) ? good[kind] : 1 << 30;
-      return std::make_unique<FakeBackend>(kind, t, &clock, good_frames);
+      const double first_ms = first.count(kind) ? first[kind] : t;
+      return std::make_unique<FakeBackend>(kind, t, &clock, good_frames,
+                                           first_ms);
     };
     return s;
   }
@@ -140,13 +146,27 @@ TEST(Trial, StaysWithinItsBudgetButTimesEveryBackendAtLeastOnce) {
   for (const TrialCandidate& c : tiny) EXPECT_EQ(c.figure.frames, 1);
 }
 
+TEST(Trial, ASlowFirstCallStillLeavesThreeTimedCalls) {
+  FakeMachine m;
+  m.ms = {{BackendKind::Cpu, 1.0}, {BackendKind::Gpu, 1.0},
+          {BackendKind::Hybrid, 0}};
+  m.first = {{BackendKind::Gpu, 25.0}};  // compiling pipelines
+  const auto trial = run_trial(mc_job({}), small_spec(60), m.seams());
+  // The gpu starts at 20 ms with 20 ms to spend; its warm-up alone takes 25.
+  EXPECT_EQ(figure(trial, BackendKind::Gpu).frames, 3);
+  EXPECT_DOUBLE_EQ(figure(trial, BackendKind::Gpu).ms, 1.0);
+}
+
 TEST(Trial, CountsBackendCreationAgainstTheBudget) {
   FakeMachine m;
   m.ms = {{BackendKind::Cpu, 1.0}, {BackendKind::Gpu, 1.0},
           {BackendKind::Hybrid, 0}};
-  m.create_ms = 40;  // the cpu's 20 ms third is gone before it starts
+  m.create_ms = 40;
   const auto trial = run_trial(mc_job({}), small_spec(60), m.seams());
-  EXPECT_EQ(figure(trial, BackendKind::Cpu).frames, 1);
+  // The cpu exists at 40 ms: a third of the 20 ms left, 7 ms, takes its
+  // warm-up and 6 calls. The gpu exists at 87 ms, past the budget: one call.
+  EXPECT_EQ(figure(trial, BackendKind::Cpu).frames, 6);
+  EXPECT_EQ(figure(trial, BackendKind::Gpu).frames, 1);
 }
 
 TEST(Trial, WithoutAGpuMeasuresTheCpuAloneAndSaysWhyNotTheRest) {

@@ -31,6 +31,7 @@ struct Options {
   std::vector<PixelFormat> formats = {PixelFormat::I420, PixelFormat::NV12};
   std::vector<int> threads = {1, 2};
   double min_seconds = 0.25;
+  int rotation = 1;  // frames a timing rotates through
   bool json = false;
   bool auto_trial = false;  // --auto: what backend=auto measures and picks
   double budget_ms = 200;
@@ -117,18 +118,24 @@ double time_ms(double min_seconds, const std::function<void()>& reset,
   return median(samples);
 }
 
-// A kernel on a backend with frames in ordinary memory. In-place kernels get
-// a fresh copy of the input before each timed run.
+// A kernel on a backend with frames in ordinary memory, rotating through
+// `o.rotation` frames: one stays hot in the calling thread's cache (the
+// condition the PERF_ANCHORS peers were measured in), several (more bytes
+// than a core's L2) arrive as a stream's frames do, which a single thread
+// is not flattered by. An in-place kernel's frame gets a fresh copy of the
+// input after its call (untimed).
 double time_frames(const Workload& w, Backend& backend, const Image& src,
-                   double min_seconds, const std::function<void()>& after = [] {}) {
-  Image dst = src;
+                   const Options& o, const std::function<void()>& after = [] {}) {
+  std::vector<Image> ins(o.rotation, src), outs(o.rotation, src);
+  int turn = 0;
   return time_ms(
-      min_seconds,
+      o.min_seconds, [] {},
+      [&] { return w.job.run(backend, outs[turn].frame(), ins[turn].frame()); },
       [&] {
-        if (w.job.in_place)
-          std::memcpy(dst.bytes().data(), src.bytes().data(), src.bytes().size());
-      },
-      [&] { return w.job.run(backend, dst.frame(), src.frame()); }, after);
+        if (w.job.in_place) outs[turn].bytes() = ins[turn].bytes();
+        turn = (turn + 1) % o.rotation;
+        after();
+      });
 }
 
 // The cpu backend once per Highway target this build has and the CPU runs,
@@ -192,7 +199,7 @@ double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Opt
     r.readback_ms = median(split.readback);
     split = {};
   };
-  const double staged_ms = time_frames(w, gpu, src, o.min_seconds, collect);
+  const double staged_ms = time_frames(w, gpu, src, o, collect);
   finish(record("gpu", "staged", 1, staged_ms, scalar_ms));
 
   const size_t bytes = src.bytes().size();
@@ -236,7 +243,7 @@ std::vector<Result> run_all(const Options& o) {
         };
         const auto add = [&](std::string backend, std::string target, int threads,
                              Backend& b, double scalar_ms) {
-          const double ms = time_frames(w, b, src, o.min_seconds);
+          const double ms = time_frames(w, b, src, o);
           record(backend, target, threads, ms, scalar_ms);
           return ms;
         };
@@ -278,6 +285,9 @@ std::vector<Result> run_all(const Options& o) {
 // size and format, with its figures and the backend it would pick (for an
 // element alone in its process).
 void run_auto(const Options& o) {
+  // An element finds the process's Vulkan device open (it asks the device
+  // for its identity before the trial): keep one open for every trial.
+  const std::unique_ptr<Backend> device = create_backend(BackendKind::Gpu, nullptr);
   if (o.json) std::printf("[\n");
   bool first = true;
   for (const Workload& w : workloads()) {
@@ -410,6 +420,8 @@ bool parse(int argc, char** argv, Options* o) {
           if (pixel_format_name(p) == f) o->formats.push_back(p), found = true;
         if (!found) return false;
       }
+    } else if (a == "--rotate" && has_value) {
+      o->rotation = std::max(1, std::stoi(argv[++i]));
     } else if (a == "--min-time" && has_value) {
       o->min_seconds = std::stod(argv[++i]);
     } else {
@@ -428,7 +440,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes 1920x1080,...]\n"
                  "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] [--json]\n"
-                 "       [--auto [--budget MS]]\n"
+                 "       [--rotate FRAMES] [--auto [--budget MS]]\n"
+                 "--rotate: frames each timing cycles through (default 1: hot in cache,\n"
+                 "as PERF_ANCHORS; 4 or more: a stream's frames, beyond a core's L2).\n"
                  "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
                  "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
                  "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"

@@ -60,8 +60,9 @@ struct TrialSeams {
 // Measures the cpu backend (scalar where there is none) and, when
 // `spec.gpu`, the gpu backend and then the hybrid one, splitting rows in
 // proportion to the other two's speeds. Each gets an equal part of what is
-// left of the budget, but at least one untimed warm-up call (which pays for
-// pipeline compilation) and one timed call.
+// left of the budget once it exists, and an untimed warm-up call (which
+// pays for pipeline compilation); then at least three timed calls while the
+// whole budget lasts, and one whatever it costs.
 std::vector<TrialCandidate> run_trial(const FrameJob& job,
                                       const TrialSpec& spec,
                                       const TrialSeams& seams = {});
