@@ -149,12 +149,22 @@ GST_START_TEST(test_auto_trial_then_cache) {
 }
 GST_END_TEST
 
-// Another size, or figures from another machine, miss; a file that is not
-// a cache file is replaced.
+// Another size, other settings, or figures from another machine, miss; a
+// file that is not a cache file is replaced.
 GST_START_TEST(test_auto_cache_misses) {
   const std::string path = private_cache();
   if (!use_any_gpu()) return;
   gst_harness_teardown(run_one_frame(params(), 64, 48));
+
+  // The element's defaults do other work than spec->params (another block
+  // size, secondary taps off, a 1-D copy instead of sharp 2-D taps).
+  GstHarness* defaults = new_harness(spec->factory, "calibration-budget=40");
+  GstVideoInfo info = video_info("I420", 64, 48);
+  gst_harness_set_src_caps(defaults, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(3);
+  gst_buffer_unref(push_and_pull(defaults, random_buffer(info, gen)));
+  fail_unless_equals_string(decided_by(defaults->element).c_str(), "trial");
+  gst_harness_teardown(defaults);
 
   GstHarness* h = run_one_frame(params(), 32, 16);
   fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
