@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <mutex>
+#include <utility>
 
 namespace
 {
@@ -68,20 +69,12 @@ namespace
     return file;
   }
 
-  const char *machine_keys[] = { "cpu", "threads", "gpu", "library" };
-
-  std::string machine_value (const GstDaedalusDecisionKey & key, size_t i)
+  /* The machine's fields, stored beside the figures and compared on lookup. */
+  std::vector < std::pair < const char *, std::string > >
+      machine_fields (const GstDaedalusDecisionKey & key)
   {
-    switch (i) {
-      case 0:
-        return key.cpu;
-      case 1:
-        return std::to_string (key.threads);
-      case 2:
-        return key.gpu;
-      default:
-        return key.library;
-    }
+    return { {"cpu", key.cpu}, {"threads", std::to_string (key.threads)},
+      {"gpu", key.gpu}, {"library", key.library} };
   }
 
   bool backend_from_name (const std::string & name, daedalus::BackendKind * kind)
@@ -121,8 +114,8 @@ gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey & key,
   GKeyFile *file = owner.get ();
 
   const std::string group = group_name (key);
-  for (size_t i = 0; i < G_N_ELEMENTS (machine_keys); i++) {
-    if (get_string (file, group, machine_keys[i]) != machine_value (key, i))
+  for (const auto &[name, value] : machine_fields (key)) {
+    if (get_string (file, group, name) != value)
       return false;
   }
   GstDaedalusDecision d;
@@ -166,10 +159,8 @@ gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey & key,
 
   const std::string group = group_name (key);
   g_key_file_remove_group (file, group.c_str (), nullptr);
-  for (size_t i = 0; i < G_N_ELEMENTS (machine_keys); i++) {
-    g_key_file_set_string (file, group.c_str (), machine_keys[i],
-        machine_value (key, i).c_str ());
-  }
+  for (const auto &[name, value] : machine_fields (key))
+    g_key_file_set_string (file, group.c_str (), name, value.c_str ());
   g_key_file_set_string (file, group.c_str (), "backend",
       std::string (daedalus::backend_name (decision.backend)).c_str ());
   g_key_file_set_double (file, group.c_str (), "gpu-share", decision.gpu_share);

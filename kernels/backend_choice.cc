@@ -142,10 +142,13 @@ std::vector<TrialCandidate> run_trial(const FrameJob& job,
     out.push_back({hybrid, nullptr});
     return out;
   }
-  // Rows in proportion to throughput: each side then takes about as long.
-  options.gpu_share = cpu.ms / (cpu.ms + gpu.ms);
+  options.gpu_share = hybrid_gpu_share(cpu.ms, gpu.ms);
   out.push_back(runner.measure(BackendKind::Hybrid, options, left));
   return out;
+}
+
+double hybrid_gpu_share(double cpu_ms, double gpu_ms) {
+  return cpu_ms / (cpu_ms + gpu_ms);
 }
 
 Load load_of(const BackendFigure& figure) {

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <span>
 
 #include "backend_dsp.h"
 #include "daedalus/thread_pool.h"
@@ -92,46 +91,16 @@ class Hybrid final : public HybridBackend {
               rows);
     per_plane(frame, leading_columns(stats_.share, frame.planes[0].width),
               true, columns);
-    DeblockPlaneParams pp[3];
-    for (int p = 0; p < frame.num_planes; p++)
-      pp[p] = deblock_plane_params(params, p > 0,
-                                   p > 0 && frame.chroma_subsampled());
-
-    DAEDALUS_TRY(phase(
-        rows[0] > 0,
-        [&] {
-          return gpu_->start_deblock_band(
-              frame, params, vk::DeblockPass::VerticalEdges, rows);
-        },
-        [&] {
-          // Row bands in multiples of 16, as deblock_frame() splits them.
-          int left[3] = {0, 0, 0};
-          for (int p = 0; p < frame.num_planes; p++)
-            if (deblock_plane_active(pp[p]))
-              left[p] = frame.planes[p].height - rows[p];
-          run_bands(pool(), std::span(left, frame.num_planes), 16,
-                    [&](int p, int b, int e) {
-                      deblock_.vertical_edges(frame.planes[p], pp[p],
-                                              rows[p] + b, rows[p] + e);
-                    });
-        }));
-    return phase(
-        columns[0] > 0,
-        [&] {
-          return gpu_->start_deblock_band(
-              frame, params, vk::DeblockPass::HorizontalEdges, columns);
-        },
-        [&] {
-          int left[3] = {0, 0, 0};
-          for (int p = 0; p < frame.num_planes; p++)
-            if (deblock_plane_active(pp[p]))
-              left[p] = frame.planes[p].width - columns[p];
-          run_bands(pool(), std::span(left, frame.num_planes), 64,
-                    [&](int p, int b, int e) {
-                      deblock_.horizontal_edges(frame.planes[p], pp[p],
-                                                columns[p] + b, columns[p] + e);
-                    });
-        });
+    for (DeblockPass pass :
+         {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges}) {
+      const int* first =
+          pass == DeblockPass::VerticalEdges ? rows : columns;
+      DAEDALUS_TRY(phase(
+          first[0] > 0,
+          [&] { return gpu_->start_deblock_band(frame, params, pass, first); },
+          [&] { deblock_pass(deblock_, frame, params, pass, first, pool()); }));
+    }
+    return Status::ok();
   }
 
   Status cdef(const Frame& dst, const ConstFrame& src,
@@ -147,11 +116,7 @@ class Hybrid final : public HybridBackend {
     return phase(
         gpu_rows > 0,
         [&] { return gpu_->start_cdef_band(dst, src, params, gpu_rows); },
-        [&] {
-          run_bands(pool(), block_rows - gpu_rows, 1, [&](int b, int e) {
-            cdef_.block_rows(dst, src, params, gpu_rows + b, gpu_rows + e);
-          });
-        });
+        [&] { cdef_frame(cdef_, dst, src, params, pool(), gpu_rows); });
   }
 
   Status mc(const Frame& dst, const ConstFrame& src,
@@ -165,22 +130,7 @@ class Hybrid final : public HybridBackend {
     return phase(
         rows[0] > 0,
         [&] { return gpu_->start_mc_band(dst, src, params, rows); },
-        [&] {
-          McPlaneShift shifts[3];
-          int left[3];
-          for (int p = 0; p < src.num_planes; p++) {
-            const bool chroma = p > 0;
-            shifts[p] = mc_plane_shift(params.dx, params.dy,
-                                       chroma ? src.chroma_shift_x : 0,
-                                       chroma ? src.chroma_shift_y : 0);
-            left[p] = src.planes[p].height - rows[p];
-          }
-          run_bands(pool(), std::span(left, src.num_planes), 8,
-                    [&](int p, int b, int e) {
-                      mc_.rows(dst.planes[p], src.planes[p], shifts[p],
-                               params.filter, rows[p] + b, rows[p] + e);
-                    });
-        });
+        [&] { mc_frame(mc_, dst, src, params, pool(), rows); });
   }
 
   void set_gpu_share(double share) override { share_ = clamp_share(share); }

@@ -84,29 +84,32 @@ bool deblock_is_noop(const DeblockParams& params, bool has_chroma) {
          !deblock_plane_active(deblock_plane_params(params, true, false));
 }
 
-void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
-                   const DeblockParams& params, ThreadPool* pool) {
+void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
+                  const DeblockParams& params, DeblockPass pass,
+                  const int first[3], ThreadPool* pool) {
   // Row bands in multiples of 16 suit vertical edges filtered 16 rows at a
   // time; column bands in multiples of 64 keep threads off each other's cache
-  // lines.
-  // Each pass is one fork-join over every plane.
-  constexpr int kRowGranule = 16, kColumnGranule = 64;
+  // lines. One fork-join over every plane.
+  const bool rows = pass == DeblockPass::VerticalEdges;
   DeblockPlaneParams pp[3];
-  int rows[3] = {0, 0, 0}, columns[3] = {0, 0, 0};
+  int left[3] = {0, 0, 0};
   for (int p = 0; p < frame.num_planes; p++) {
     pp[p] = deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
-    if (!deblock_plane_active(pp[p])) continue;
-    rows[p] = frame.planes[p].height;
-    columns[p] = frame.planes[p].width;
+    if (deblock_plane_active(pp[p]))
+      left[p] = (rows ? frame.planes[p].height : frame.planes[p].width) - first[p];
   }
-  run_bands(pool, std::span(rows, frame.num_planes), kRowGranule,
+  run_bands(pool, std::span(left, frame.num_planes), rows ? 16 : 64,
             [&](int p, int begin, int end) {
-              dsp.vertical_edges(frame.planes[p], pp[p], begin, end);
+              const auto edges = rows ? dsp.vertical_edges : dsp.horizontal_edges;
+              edges(frame.planes[p], pp[p], first[p] + begin, first[p] + end);
             });
-  run_bands(pool, std::span(columns, frame.num_planes), kColumnGranule,
-            [&](int p, int begin, int end) {
-              dsp.horizontal_edges(frame.planes[p], pp[p], begin, end);
-            });
+}
+
+void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
+                   const DeblockParams& params, ThreadPool* pool) {
+  const int whole[3] = {0, 0, 0};
+  deblock_pass(dsp, frame, params, DeblockPass::VerticalEdges, whole, pool);
+  deblock_pass(dsp, frame, params, DeblockPass::HorizontalEdges, whole, pool);
 }
 
 void deblock_dsp_init(DeblockDsp* dsp) {

@@ -9,10 +9,7 @@
 
 namespace daedalus::vk {
 
-enum class DeblockPass {
-  VerticalEdges,    // pass 1: every row
-  HorizontalEdges,  // pass 2: every column, on pass 1's output
-};
+using daedalus::DeblockPass;
 
 // Whether deblocking with `pp` changes a plane of this size at all: the
 // plane is active and has an edge in either pass.

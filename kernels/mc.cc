@@ -116,19 +116,21 @@ std::string_view mc_filter_name(McFilter filter) {
 }
 
 void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
-              const McParams& params, ThreadPool* pool) {
+              const McParams& params, ThreadPool* pool, const int* first) {
+  static const int kWhole[3] = {0, 0, 0};
+  if (!first) first = kWhole;
   McPlaneShift shifts[3];
   int rows[3];
   for (int p = 0; p < src.num_planes; p++) {
     const int sx = p == 0 ? 0 : src.chroma_shift_x;
     const int sy = p == 0 ? 0 : src.chroma_shift_y;
     shifts[p] = mc_plane_shift(params.dx, params.dy, sx, sy);
-    rows[p] = src.planes[p].height;
+    rows[p] = src.planes[p].height - first[p];
   }
   run_bands(pool, std::span(rows, src.num_planes), 8,
             [&](int p, int begin, int end) {
               dsp.rows(dst.planes[p], src.planes[p], shifts[p], params.filter,
-                       begin, end);
+                       first[p] + begin, first[p] + end);
             });
 }
 

@@ -28,12 +28,7 @@ std::string describe(const Image& src, const CdefParams& p) {
 }
 
 Image reference(const Image& src, const CdefParams& p, int dst_padding) {
-  Image dst(src.format(), src.width(), src.height(), dst_padding);
-  test::fill(dst, [](int, int, int) { return uint8_t(0); });
-  CdefDsp dsp;
-  cdef_dsp_init_ref(&dsp);
-  cdef_frame(dsp, dst.frame(), src.frame(), p);
-  return dst;
+  return test::reference_output(src, cdef_job(p), dst_padding);
 }
 
 // Random samples, samples straddling the constrain() thresholds around a

@@ -34,11 +34,7 @@ std::string describe(const Image& image, const DeblockParams& p) {
 }
 
 Image reference(const Image& in, const DeblockParams& p) {
-  Image out = in;
-  DeblockDsp dsp;
-  deblock_dsp_init_ref(&dsp);
-  deblock_frame(dsp, out.frame(), p);
-  return out;
+  return test::reference_output(in, deblock_job(p));
 }
 
 // Blocks of a near-constant level (noise +-2), neighbouring levels up to

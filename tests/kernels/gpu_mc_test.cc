@@ -66,12 +66,7 @@ const Shift kFewShifts[] = {
     {1.3, -2.7}, {3.0 / 32, 5.0 / 32}, {-4000.4375, 3000.8125}};
 
 Image reference(const Image& src, const McParams& p, int dst_padding) {
-  Image dst(src.format(), src.width(), src.height(), dst_padding);
-  test::fill(dst, [](int, int, int) { return uint8_t(0); });
-  McDsp dsp;
-  mc_dsp_init_ref(&dsp);
-  mc_frame(dsp, dst.frame(), src.frame(), p);
-  return dst;
+  return test::reference_output(src, mc_job(p), dst_padding);
 }
 
 class GpuMc : public test::GpuTest {

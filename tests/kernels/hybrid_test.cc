@@ -36,32 +36,6 @@ std::string describe(const Image& image, double share) {
          " share " + std::to_string(share);
 }
 
-Image mc_reference(const Image& src, const McParams& p, int dst_padding) {
-  Image dst(src.format(), src.width(), src.height(), dst_padding);
-  test::fill(dst, [](int, int, int) { return uint8_t(0); });
-  McDsp dsp;
-  mc_dsp_init_ref(&dsp);
-  mc_frame(dsp, dst.frame(), src.frame(), p);
-  return dst;
-}
-
-Image cdef_reference(const Image& src, const CdefParams& p, int dst_padding) {
-  Image dst(src.format(), src.width(), src.height(), dst_padding);
-  test::fill(dst, [](int, int, int) { return uint8_t(0); });
-  CdefDsp dsp;
-  cdef_dsp_init_ref(&dsp);
-  cdef_frame(dsp, dst.frame(), src.frame(), p);
-  return dst;
-}
-
-Image deblock_reference(const Image& in, const DeblockParams& p) {
-  Image out = in;
-  DeblockDsp dsp;
-  deblock_dsp_init_ref(&dsp);
-  deblock_frame(dsp, out.frame(), p);
-  return out;
-}
-
 class Hybrid : public test::GpuTest {
  protected:
   void SetUp() override {
@@ -84,7 +58,7 @@ class Hybrid : public test::GpuTest {
     SCOPED_TRACE(describe(src, share) + " dx " + std::to_string(p.dx) +
                  " dy " + std::to_string(p.dy) + " filter " +
                  std::to_string(int(p.filter)));
-    const Image want = mc_reference(src, p, dst_padding);
+    const Image want = test::reference_output(src, mc_job(p), dst_padding);
     Image got(src.format(), src.width(), src.height(), dst_padding);
     test::fill(got, [](int, int, int) { return uint8_t(0x5a); });
     hybrid->set_gpu_share(share);
@@ -102,7 +76,7 @@ class Hybrid : public test::GpuTest {
                  std::to_string(p.uv_pri_strength) + "/" +
                  std::to_string(p.uv_sec_strength) + " damping " +
                  std::to_string(p.damping));
-    const Image want = cdef_reference(src, p, dst_padding);
+    const Image want = test::reference_output(src, cdef_job(p), dst_padding);
     Image got(src.format(), src.width(), src.height(), dst_padding);
     test::fill(got, [](int, int, int) { return uint8_t(0x5a); });
     hybrid->set_gpu_share(share);
@@ -117,7 +91,7 @@ class Hybrid : public test::GpuTest {
     SCOPED_TRACE(describe(in, share) + " qp " + std::to_string(p.qp) +
                  " bs " + std::to_string(p.bs) + " block " +
                  std::to_string(p.block_size));
-    const Image want = deblock_reference(in, p);
+    const Image want = test::reference_output(in, deblock_job(p));
     Image got = in;
     hybrid->set_gpu_share(share);
     const Status s = hybrid->deblock(got.frame(), p);
@@ -300,16 +274,19 @@ TEST_F(Hybrid, FramesInGpuBuffers) {
     const McParams mp{0.7, -1.3, McFilter::Regular};
     ASSERT_TRUE(hybrid->mc(gdst.frame, gsrc.frame, mp));
     copy_from_gpu(gdst, dst);
-    EXPECT_EQ(test::first_difference(mc_reference(src, mp, 8), dst), "");
+    EXPECT_EQ(test::first_difference(
+                  test::reference_output(src, mc_job(mp), 8), dst), "");
 
     ASSERT_TRUE(hybrid->cdef(gdst.frame, gsrc.frame, {}));
     copy_from_gpu(gdst, dst);
-    EXPECT_EQ(test::first_difference(cdef_reference(src, {}, 8), dst), "");
+    EXPECT_EQ(test::first_difference(
+                  test::reference_output(src, cdef_job({}), 8), dst), "");
 
     const DeblockParams dp{.qp = 51, .bs = 4, .block_size = 4};
     ASSERT_TRUE(hybrid->deblock(gsrc.frame, dp));
     copy_from_gpu(gsrc, dst);
-    EXPECT_EQ(test::first_difference(deblock_reference(src, dp), dst), "");
+    EXPECT_EQ(test::first_difference(
+                  test::reference_output(src, deblock_job(dp)), dst), "");
     EXPECT_EQ(hybrid->last_frame_stats().gpu.zero_copy_groups, 0);
   }
 }
@@ -362,7 +339,8 @@ TEST_F(GpuBands, McWritesItsRowsOnly) {
     const int rows[3] = {21, 11, 11};
     ASSERT_TRUE(bands->start_mc_band(got.frame(), src.frame(), p, rows));
     ASSERT_TRUE(bands->finish_band());
-    expect_split(got, mc_reference(src, p, 1), untouched, rows, false);
+    expect_split(got, test::reference_output(src, mc_job(p), 1), untouched,
+                 rows, false);
     EXPECT_TRUE(test::guards_intact(got));
   }
 }
@@ -389,7 +367,8 @@ TEST_F(GpuBands, DeblockColumnsWriteTheirWordsOnly) {
     ASSERT_TRUE(bands->start_deblock_band(
         got.frame(), p, vk::DeblockPass::HorizontalEdges, columns));
     ASSERT_TRUE(bands->finish_band());
-    expect_split(got, deblock_reference(in, p), pass1, columns, true);
+    expect_split(got, test::reference_output(in, deblock_job(p)), pass1,
+                 columns, true);
     EXPECT_TRUE(test::guards_intact(got));
   }
 }

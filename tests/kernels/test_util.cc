@@ -1,8 +1,11 @@
 #include "test_util.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 namespace daedalus::test {
@@ -89,6 +92,19 @@ std::string first_difference(const Image& expected, const Image& actual) {
         }
   }
   return {};
+}
+
+Image reference_output(const Image& src, const FrameJob& job, int dst_padding) {
+  std::unique_ptr<Backend> scalar = create_backend(BackendKind::Scalar, nullptr);
+  Image dst = src;
+  if (!job.in_place) {
+    dst = Image(src.format(), src.width(), src.height(), dst_padding);
+    fill(dst, [](int, int, int) { return uint8_t(0); });
+  }
+  const Status s = job.run(*scalar, dst.frame(),
+                           job.in_place ? ConstFrame(dst.frame()) : src.frame());
+  if (!s) ADD_FAILURE() << s.message();
+  return dst;
 }
 
 }  // namespace daedalus::test

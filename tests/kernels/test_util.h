@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "daedalus/frame_jobs.h"
 #include "daedalus/image.h"
 
 namespace daedalus::test {
@@ -35,5 +36,11 @@ bool guards_intact(const Image& image);
 
 // Empty when equal; otherwise the first differing sample, as text.
 std::string first_difference(const Image& expected, const Image& actual);
+
+// The scalar reference's output of `job` on `src`: in place, on a copy of
+// `src`; out of place, into a frame filled with zeros whose rows end in
+// `dst_padding` guard bytes.
+Image reference_output(const Image& src, const FrameJob& job,
+                       int dst_padding = 0);
 
 }  // namespace daedalus::test

@@ -269,10 +269,9 @@ std::vector<Result> run_all(const Options& o) {
 #if DAEDALUS_HAVE_VULKAN
         if (GpuBackend* gpu = gpu_backend()) {
           const double gpu_ms = bench_gpu(w, *gpu, src, o, scalar_ms, record);
-          // Rows in proportion to the two sides' speeds, as auto splits them.
           BackendOptions hybrid_options;
           hybrid_options.threads = max_threads;
-          hybrid_options.gpu_share = cpu_ms / (cpu_ms + gpu_ms);
+          hybrid_options.gpu_share = hybrid_gpu_share(cpu_ms, gpu_ms);
           char share[32];
           std::snprintf(share, sizeof share, "gpu %.0f%%", 100 * hybrid_options.gpu_share);
           if (cpu_ms > 0)

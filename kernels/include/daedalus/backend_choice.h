@@ -63,6 +63,10 @@ struct TrialSeams {
 // left of the budget once it exists, and an untimed warm-up call (which
 // pays for pipeline compilation); then at least three timed calls while the
 // whole budget lasts, and one whatever it costs.
+// The hybrid split that makes both sides take about as long: the GPU's
+// share of the two throughputs, from each side's ms per whole frame.
+double hybrid_gpu_share(double cpu_ms, double gpu_ms);
+
 std::vector<TrialCandidate> run_trial(const FrameJob& job,
                                       const TrialSpec& spec,
                                       const TrialSeams& seams = {});

@@ -74,8 +74,11 @@ inline int cdef_block_rows(const ConstFrame& frame) {
 }
 
 // Filters the whole frame from `src` into `dst`, split into bands of block
-// rows on `pool` (the calling thread when null).
+// rows on `pool` (the calling thread when null); or only block rows from
+// `first_block_row` on (a backend that gives the leading ones to a GPU runs
+// the rest here).
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
-                const CdefParams& params, ThreadPool* pool = nullptr);
+                const CdefParams& params, ThreadPool* pool = nullptr,
+                int first_block_row = 0);
 
 }  // namespace daedalus

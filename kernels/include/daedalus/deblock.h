@@ -85,4 +85,15 @@ void deblock_dsp_init(DeblockDsp* dsp);
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool = nullptr);
 
+// Pass 1 filters vertical edges (rows are independent), pass 2 horizontal
+// edges (columns are independent); all of pass 1 comes first.
+enum class DeblockPass { VerticalEdges, HorizontalEdges };
+
+// One pass of deblock_frame() over the rest of each plane from `first[p]`
+// on: rows for pass 1, columns for pass 2 (a backend that gives the leading
+// part of a frame to a GPU runs the rest here).
+void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
+                  const DeblockParams& params, DeblockPass pass,
+                  const int first[3], ThreadPool* pool);
+
 }  // namespace daedalus

@@ -65,8 +65,11 @@ void mc_dsp_init_ref(McDsp* dsp);
 void mc_dsp_init(McDsp* dsp);
 
 // Translates every plane of `src` into `dst`, split into row bands on `pool`
-// (the calling thread when null).
+// (the calling thread when null); with `first`, only rows [first[p],
+// height) of each plane (a backend that gives the leading rows to a GPU
+// runs the rest here).
 void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
-              const McParams& params, ThreadPool* pool = nullptr);
+              const McParams& params, ThreadPool* pool = nullptr,
+              const int* first = nullptr);
 
 }  // namespace daedalus
