@@ -6,7 +6,9 @@
 // lies inside the row, and an edge-extended copy elsewhere, so no inner loop
 // clamps. The vertical pass reads a cache of the last 8 horizontally filtered
 // (or widened) rows, 16-bit and split even/odd, keyed by the clamped row
-// number, so each source row is filtered once per band.
+// number, so each source row is filtered once per band. On x86 one
+// instruction multiplies and adds a pair of bytes: there the 8-tap passes
+// read pairs of samples unsplit, and pairs of rows interleaved.
 #include <algorithm>
 #include <bit>
 #include <climits>
@@ -138,16 +140,20 @@ void Scatter(const Plane& dst, int y, const uint8_t* HWY_RESTRICT tmp) {
 
 // A horizontal pass reads the bytes e[j] = in(ix - 3 + j, c) of a source
 // row, G = 2N at a time: group g (outputs gG .. gG + G - 1) reads
-// e[gG .. gG + G + 7]. Groups [lo, hi), whose windows lie inside the row,
-// read it in place; the others an edge-extended copy. The same for every row
-// of a call.
+// e[gG .. gG + G + kTail - 1], the 8 taps' bytes and, on x86, the rest of a
+// 16-byte block. Groups [lo, hi), whose windows lie inside the row, read it
+// in place; the others an edge-extended copy. The same for every row of a
+// call.
+constexpr ptrdiff_t kTail = 16;
+
 struct Inside {
   Inside(const ConstPlane& src, int ix, size_t G, size_t groups) {
     const ptrdiff_t x0 = ix - 3, w = src.width, g = static_cast<ptrdiff_t>(G);
-    // x0 + lo G >= 0 and x0 + hi G + 7 <= w - 1.
+    // x0 + lo G >= 0 and x0 + hi G + kTail <= w.
     const ptrdiff_t first = x0 >= 0 ? 0 : (-x0 + g - 1) / g;
-    const ptrdiff_t end = HWY_MIN(w - 8 - x0 >= 0 ? (w - 8 - x0) / g : 0,
-                                  static_cast<ptrdiff_t>(groups));
+    const ptrdiff_t end =
+        HWY_MIN(w - kTail - x0 >= 0 ? (w - kTail - x0) / g : 0,
+                static_cast<ptrdiff_t>(groups));
     if (src.step == 1 && first < end) {
       lo = static_cast<size_t>(first);
       hi = static_cast<size_t>(end);
@@ -169,12 +175,12 @@ class Window {
              static_cast<int>(end - begin), ext + begin);
     };
     if (lo_ == hi_) {
-      extend(0, groups * G + 8);
+      extend(0, groups * G + kTail);
       return;
     }
     inside_ = src.row(c) + (x0 + static_cast<ptrdiff_t>(lo_ * G));
-    if (lo_ > 0) extend(0, lo_ * G + 8);
-    if (hi_ < groups) extend(hi_ * G, groups * G + 8);
+    if (lo_ > 0) extend(0, lo_ * G + kTail);
+    if (hi_ < groups) extend(hi_ * G, groups * G + kTail);
   }
 
   const uint8_t* group(size_t g) const {
@@ -191,7 +197,7 @@ class Window {
 // e[x .. x + 7], written from `out` on.
 template <bool kMinusOne, typename Out>
 void Horizontal8(const Window& e, const int16_t* taps, size_t g0, size_t count,
-                 Out* HWY_RESTRICT out) {
+                 Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
   const V16 t0 = hn::Set(d, taps[0]), t1 = hn::Set(d, taps[1]);
@@ -273,8 +279,7 @@ HWY_INLINE V16 Lerp(D16 d, V16 a, V16 b, V16 f) {
 // Groups [g0, g0 + count) of the bilinear horizontal pass, output x from
 // e[x + 3] and e[x + 4].
 template <typename Out>
-void LerpHorizontal(const Window& e, int f, size_t g0, size_t count,
-                    Out* HWY_RESTRICT out) {
+void LerpHorizontal(const Window& e, int f, size_t g0, size_t count, Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
   const V16 vf = hn::Set(d, static_cast<int16_t>(f));
@@ -301,8 +306,9 @@ void LerpVertical(const int16_t* HWY_RESTRICT a, const int16_t* HWY_RESTRICT b,
                out + x);
 }
 
-// The groups of in(ix + x, c), split into a 16-bit row.
-void Widen(const Window& e, size_t groups, int16_t* HWY_RESTRICT out) {
+// The groups of in(ix + x, c), split, into 16-bit lanes.
+template <typename Out>
+void Widen(const Window& e, size_t groups, Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
   for (size_t g = 0; g < groups; g++) {
@@ -311,21 +317,135 @@ void Widen(const Window& e, size_t groups, int16_t* HWY_RESTRICT out) {
   }
 }
 
+#if HWY_TARGET <= HWY_SSSE3
+// x86 (pmaddubsw) multiplies the two unsigned bytes of each 16-bit lane by
+// two signed bytes and adds the products: one instruction for two taps of N
+// outputs, where split lanes take two multiplies and two adds. So the
+// horizontal pass reads sample pairs instead of splitting them, and the
+// vertical one reads rows interleaved in pairs (PairRows). Other targets
+// keep the split lanes, which cost them less than splitting pairs would.
+HWY_INLINE V16 PairDot(V16 pairs, V16 taps) {
+#if HWY_TARGET <= HWY_AVX3
+  return V16{_mm512_maddubs_epi16(pairs.raw, taps.raw)};
+#elif HWY_TARGET == HWY_AVX2
+  return V16{_mm256_maddubs_epi16(pairs.raw, taps.raw)};
+#else
+  return V16{_mm_maddubs_epi16(pairs.raw, taps.raw)};
+#endif
+}
+
+// Taps 2m and 2m + 1 of a phase as the low and high byte of a lane. No pair
+// saturates: its positive taps add up to at most 128 in these banks (its
+// negative ones to less), and 255 * 128 < 32768.
+struct TapPairs {
+  TapPairs(D16 d, const int16_t* taps) {
+    for (int m = 0; m < 4; m++)
+      t[m] = hn::Set(d, static_cast<int16_t>((taps[2 * m] & 255) |
+                                             (taps[2 * m + 1] & 255) << 8));
+  }
+
+  V16 t[4];
+};
+
+// bias + the 8-tap sum, samples 2m and 2m + 1 paired in p_m; exact modulo
+// 2^16 as with split lanes.
+HWY_INLINE V16 Dot8(const TapPairs& t, V16 bias, V16 p0, V16 p1, V16 p2,
+                    V16 p3) {
+  const V16 lo = hn::Add(PairDot(p0, t.t[0]), PairDot(p1, t.t[1]));
+  const V16 hi = hn::Add(PairDot(p2, t.t[2]), PairDot(p3, t.t[3]));
+  return hn::Add(hn::Add(bias, lo), hi);
+}
+
+// The pairs of bytes from p + k, a and b those from p and p + 16. Unaligned
+// vectors wider than a 16-byte block often cross cache lines, and cost twice
+// then: there each block of the result joins the same blocks of a and b.
+template <int k>
+HWY_INLINE V16 PairsAt(D16 d, const uint8_t* p, V16 a, V16 b) {
+  if constexpr (hn::MaxLanes(D16()) > 8)
+    return hn::CombineShiftRightBytes<k>(d, b, a);
+  else
+    return Pairs(d, p + k);
+}
+
+// Groups [g0, g0 + count) of the 8-tap horizontal pass: output 2j reads the
+// pairs from e[2j] on, output 2j + 1 those from e[2j + 1]. The window by
+// value, which no store to `out` can change, stays in registers.
+template <typename Out>
+void Horizontal8Pairs(const Window e, const int16_t* taps, size_t g0,
+                      size_t count, Out out) {
+  const D16 d;
+  const size_t G = 2 * hn::Lanes(d);
+  const TapPairs t(d, taps);
+  const V16 bias = hn::Set(d, kBias);
+  for (size_t i = 0; i < count; i++) {
+    const uint8_t* p = e.group(g0 + i);
+    const V16 a = Pairs(d, p), b = Pairs(d, p + 16);
+    const V16 even = Dot8(t, bias, a, PairsAt<2>(d, p, a, b),
+                          PairsAt<4>(d, p, a, b), PairsAt<6>(d, p, a, b));
+    const V16 odd = Dot8(t, bias, PairsAt<1>(d, p, a, b),
+                         PairsAt<3>(d, p, a, b), PairsAt<5>(d, p, a, b),
+                         PairsAt<7>(d, p, a, b));
+    StoreGroup(d, Clip7(d, even), Clip7(d, odd), out + i * G);
+  }
+}
+
+// Where the pass over source row clamp(a + 1) stores its output for
+// PairRows: into the high bytes of pair row a, whose low bytes, row
+// clamp(a), it moves from the high bytes of pair row a - 1.
+struct PairSink {
+  const int16_t* prev;
+  int16_t* pair;
+};
+
+HWY_INLINE PairSink operator+(PairSink s, size_t i) {
+  return {s.prev + i, s.pair + i};
+}
+
+HWY_INLINE void StoreGroup(D16 d, V16 even, V16 odd, PairSink s) {
+  const size_t N = hn::Lanes(d);
+  const V16 prev_even = Odd(d, hn::LoadU(d, s.prev));
+  const V16 prev_odd = Odd(d, hn::LoadU(d, s.prev + N));
+  StoreGroup(d, hn::Or(prev_even, hn::ShiftLeft<8>(even)),
+             hn::Or(prev_odd, hn::ShiftLeft<8>(odd)), s.pair);
+}
+
+// Groups [g0, g0 + count) of the 8-tap vertical pass over pair rows: the
+// rows of taps 2m and 2m + 1 in pairs[m]. The taps by value, which no store
+// to `out` can change, stay in registers.
+void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
+                    size_t count, uint8_t* HWY_RESTRICT out) {
+  const D16 d;
+  const size_t N = hn::Lanes(d), G = 2 * N;
+  const V16 bias = hn::Set(d, kBias);
+  const size_t x0 = g0 * G;
+  const int16_t *p0 = pairs[0] + x0, *p1 = pairs[1] + x0;
+  const int16_t *p2 = pairs[2] + x0, *p3 = pairs[3] + x0;
+  for (size_t x = 0; x < count * G; x += G) {
+    const V16 even = Dot8(t, bias, hn::LoadU(d, p0 + x), hn::LoadU(d, p1 + x),
+                          hn::LoadU(d, p2 + x), hn::LoadU(d, p3 + x));
+    const V16 odd =
+        Dot8(t, bias, hn::LoadU(d, p0 + x + N), hn::LoadU(d, p1 + x + N),
+             hn::LoadU(d, p2 + x + N), hn::LoadU(d, p3 + x + N));
+    StoreGroup(d, Clip7(d, even), Clip7(d, odd), out + x);
+  }
+}
+#endif  // HWY_TARGET <= HWY_SSSE3
+
 // The scratch rows of one call, each on a 64-byte boundary: `groups` groups
-// of G samples cover the width; the extended row has room for the 8-tap
-// window besides.
+// of G samples cover the width; the extended row has room for the window's
+// tail besides.
 class Scratch {
  public:
   Scratch(int w, size_t G)
       : groups(hwy::DivCeil(static_cast<size_t>(w), G)),
-        row_bytes_(hwy::RoundUpTo(groups * G * 2 + 8, 64)),
+        row_bytes_(hwy::RoundUpTo(groups * G * 2 + kTail, 64)),
         mem_(64 + 10 * row_bytes_) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(mem_.data());
     ext = mem_.data() + (hwy::RoundUpTo(base, 64) - base);
     tmp = ext + row_bytes_;
   }
 
-  // The cache slot of (clamped) source row c: 8 rows for the vertical pass.
+  // Slot c & 7 of the 8 rows the vertical pass reads.
   int16_t* slot(int c) {
     return reinterpret_cast<int16_t*>(tmp + row_bytes_ * (1 + (c & 7)));
   }
@@ -360,6 +480,36 @@ void WriteRow(const Plane& dst, int y, size_t G, uint8_t* tmp,
   }
 }
 
+#if HWY_TARGET <= HWY_SSSE3
+// The 8-tap vertical pass over pair rows: pair row a, in slot a & 7, holds
+// source rows clamp(a) and clamp(a + 1) in the low and high bytes of its
+// lanes, filtered by source_row(c, out); output row y reads pair rows
+// y + iy - 3 + {0, 2, 4, 6}, and each pair row serves 4 output rows.
+template <class SourceRow>
+void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
+              Scratch& s, const SourceRow& source_row, int y_begin,
+              int y_end) {
+  const D16 d;
+  const size_t G = 2 * hn::Lanes(d);
+  const TapPairs t(d, taps);
+  const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
+  int next = y_begin + iy - 3;  // the first pair row not built yet
+  // Row clamp(next) into pair row next - 1, whose low bytes nothing reads.
+  source_row(clamp_row(next), PairSink{s.slot(next - 1), s.slot(next - 1)});
+  for (int y = y_begin; y < y_end; y++) {
+    const int a = y + iy - 3;
+    for (; next <= a + 6; next++)
+      source_row(clamp_row(next + 1),
+                 PairSink{s.slot(next - 1), s.slot(next)});
+    const int16_t* pairs[4] = {s.slot(a), s.slot(a + 2), s.slot(a + 4),
+                               s.slot(a + 6)};
+    WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, uint8_t* out) {
+      Vertical8Pairs(pairs, t, g0, count, out);
+    });
+  }
+}
+#endif
+
 void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
             McFilter filter, int y_begin, int y_end) {
   if (y_begin >= y_end) return;
@@ -374,13 +524,26 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   const Inside inside(src, sh.ix, G, s.groups);
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
   const auto horizontal = [&](const Window& e, size_t g0, size_t count,
-                              auto* out) {
+                              auto out) {
     if (bilinear)
       LerpHorizontal(e, sh.fx, g0, count, out);
+#if HWY_TARGET <= HWY_SSSE3
+    else
+      Horizontal8Pairs(e, taps_x, g0, count, out);
+#else
     else if (OuterTapsMinusOne(taps_x))
       Horizontal8<true>(e, taps_x, g0, count, out);
     else
       Horizontal8<false>(e, taps_x, g0, count, out);
+#endif
+  };
+  // Source row c filtered horizontally, or widened, into out.
+  const auto source_row = [&](int c, auto out) {
+    const Window e(src, c, sh.ix, G, s.groups, inside, s.ext);
+    if (sh.fx == 0)
+      Widen(e, s.groups, out);
+    else
+      horizontal(e, 0, s.groups, out);
   };
 
   if (sh.fy == 0) {
@@ -401,6 +564,12 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     return;
   }
 
+#if HWY_TARGET <= HWY_SSSE3
+  if (!bilinear) {
+    PairRows(dst, sh.iy, h, taps_y, s, source_row, y_begin, y_end);
+    return;
+  }
+#endif
   // Vertical filtering over rows clamp(y + iy + top + k), k < taps. Within
   // a window the clamped row numbers are consecutive, so c & 7 names a slot
   // no other row of the window uses.
@@ -414,11 +583,7 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       int16_t* slot = s.slot(c);
       if (tags[c & 7] != c) {
         tags[c & 7] = c;
-        const Window e(src, c, sh.ix, G, s.groups, inside, s.ext);
-        if (sh.fx == 0)
-          Widen(e, s.groups, slot);
-        else
-          horizontal(e, 0, s.groups, slot);
+        source_row(c, slot);
       }
       rows[k] = slot;
     }
