@@ -308,18 +308,6 @@ TEST_P(DeblockSimd, EveryP0Q0Pair) {
     }
 }
 
-// Cuts [0, n) into up to 5 pieces, empty ones included, in random order.
-std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen) {
-  std::vector<int> cuts = {0, n};
-  for (int i = 0; i < 4; i++) cuts.push_back(in(gen, 0, n));
-  std::sort(cuts.begin(), cuts.end());
-  std::vector<std::pair<int, int>> pieces;
-  for (size_t i = 0; i + 1 < cuts.size(); i++)
-    pieces.push_back({cuts[i], cuts[i + 1]});
-  std::shuffle(pieces.begin(), pieces.end(), gen);
-  return pieces;
-}
-
 // Bands of rows (pass 1) and of columns (pass 2) at any offsets, as threads
 // call them, match the reference run on the whole plane.
 TEST_P(DeblockSimd, SubRangesMatchWholePlane) {
@@ -338,9 +326,9 @@ TEST_P(DeblockSimd, SubRangesMatchWholePlane) {
     vertical(t.ref, whole, pp);
     horizontal(t.ref, whole, pp);
     const Plane plane = actual.frame().planes[p];
-    for (auto [begin, end] : random_pieces(plane.height, gen))
+    for (auto [begin, end] : test::random_pieces(plane.height, gen))
       t.simd.vertical_edges(plane, pp, begin, end);
-    for (auto [begin, end] : random_pieces(plane.width, gen))
+    for (auto [begin, end] : test::random_pieces(plane.width, gen))
       t.simd.horizontal_edges(plane, pp, begin, end);
     ASSERT_EQ(test::first_difference(expected, actual), "")
         << plane.width << "x" << plane.height << " step " << plane.step << ", "

@@ -768,18 +768,6 @@ TEST(DeblockProperties, NegativeStrideMatchesPositive) {
   }
 }
 
-// Cuts [0, n) into up to 4 pieces, in random order.
-std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen) {
-  std::vector<int> cuts = {0, n};
-  for (int i = 0; i < 3; i++) cuts.push_back(int(gen() % (n + 1)));
-  std::sort(cuts.begin(), cuts.end());
-  std::vector<std::pair<int, int>> pieces;
-  for (size_t i = 0; i + 1 < cuts.size(); i++)
-    pieces.push_back({cuts[i], cuts[i + 1]});  // empty pieces included
-  std::shuffle(pieces.begin(), pieces.end(), gen);
-  return pieces;
-}
-
 TEST(DeblockProperties, SplitRangesMatchOneCall) {
   const DeblockDsp dsp = ref_dsp();
   std::mt19937 gen = test::rng(6);
@@ -794,9 +782,9 @@ TEST(DeblockProperties, SplitRangesMatchOneCall) {
     copy_samples(whole, split);
     deblock_plane(plane_of(whole), pp);
     const Plane plane = plane_of(split);
-    for (auto [begin, end] : random_pieces(h, gen))
+    for (auto [begin, end] : test::random_pieces(h, gen))
       dsp.vertical_edges(plane, pp, begin, end);
-    for (auto [begin, end] : random_pieces(w, gen))
+    for (auto [begin, end] : test::random_pieces(w, gen))
       dsp.horizontal_edges(plane, pp, begin, end);
     ASSERT_EQ(test::first_difference(whole, split), "")
         << "block " << block << " bs " << pp.bs << " chroma "

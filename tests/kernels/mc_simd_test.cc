@@ -275,14 +275,7 @@ TEST_P(McSimd, BandsComposeInAnyOrder) {
     const ConstPlane in = src.frame().planes[0];
     dsps.ref.rows(want.frame().planes[0], in, s, filter, 0, h);
 
-    std::vector<int> cuts = {0, h};
-    for (int i = 0; i < 3; i++)
-      cuts.push_back(std::uniform_int_distribution<int>(0, h)(gen));
-    std::sort(cuts.begin(), cuts.end());
-    std::vector<std::pair<int, int>> bands;
-    for (size_t i = 0; i + 1 < cuts.size(); i++)
-      bands.push_back({cuts[i], cuts[i + 1]});
-    std::shuffle(bands.begin(), bands.end(), gen);
+    std::vector<std::pair<int, int>> bands = test::random_pieces(h, gen);
     if (trial % 4 == 0) {  // one row each, bottom up
       bands.clear();
       for (int y = h - 1; y >= 0; y--) bands.push_back({y, y + 1});

@@ -66,6 +66,18 @@ void fill_near(Image& image, std::mt19937& gen, int center, int spread) {
   });
 }
 
+std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen) {
+  std::vector<int> cuts = {0, n};
+  for (int i = 0; i < 4; i++)
+    cuts.push_back(std::uniform_int_distribution<int>(0, n)(gen));
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<std::pair<int, int>> pieces;
+  for (size_t i = 0; i + 1 < cuts.size(); i++)
+    pieces.push_back({cuts[i], cuts[i + 1]});
+  std::shuffle(pieces.begin(), pieces.end(), gen);
+  return pieces;
+}
+
 bool guards_intact(const Image& image) {
   const std::vector<bool> mask = sample_mask(image);
   for (size_t i = 0; i < mask.size(); i++)

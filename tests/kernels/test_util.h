@@ -6,6 +6,8 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "daedalus/frame_jobs.h"
 #include "daedalus/image.h"
@@ -30,6 +32,10 @@ void fill_random(Image& image, std::mt19937& gen);
 // Random samples from a small palette around `center` +- `spread`, clamped:
 // content that straddles filter thresholds.
 void fill_near(Image& image, std::mt19937& gen, int center, int spread);
+
+// [0, n) cut into up to 5 pieces, empty ones included, in random order: the
+// ranges threads might be handed.
+std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen);
 
 // True when every padding byte still holds kGuard.
 bool guards_intact(const Image& image);

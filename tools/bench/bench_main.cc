@@ -30,6 +30,7 @@ struct Options {
   std::vector<std::pair<int, int>> sizes = {{1920, 1080}, {1280, 720}};
   std::vector<PixelFormat> formats = {PixelFormat::I420, PixelFormat::NV12};
   std::vector<int> threads = {1, 2};
+  std::vector<std::string> targets;  // cpu targets and "scalar"; empty: all
   double min_seconds = 0.25;
   int rotation = 1;  // frames a timing rotates through
   bool json = false;
@@ -225,6 +226,12 @@ double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Opt
 }
 #endif
 
+// Whether --targets asks for this cpu target (or "scalar", the baseline).
+bool selected(const Options& o, const std::string& target) {
+  return o.targets.empty() ||
+         std::find(o.targets.begin(), o.targets.end(), target) != o.targets.end();
+}
+
 std::vector<Result> run_all(const Options& o) {
   std::vector<Result> results;
   std::mt19937 gen(1234);
@@ -238,7 +245,7 @@ std::vector<Result> run_all(const Options& o) {
                                 double ms, double scalar_ms) -> Result& {
           results.push_back({w.name, std::string(pixel_format_name(format)), backend,
                              target, width, height, threads, ms,
-                             scalar_ms > 0 ? scalar_ms / ms : 1.0});
+                             scalar_ms > 0 ? scalar_ms / ms : scalar_ms < 0 ? -1 : 1.0});
           if (!o.json)
             std::fprintf(stderr, "  %s %dx%d %s %s %s x%d: %.3f ms\n", w.name.c_str(),
                          width, height, pixel_format_name(format).data(),
@@ -251,13 +258,17 @@ std::vector<Result> run_all(const Options& o) {
           record(backend, target, threads, ms, scalar_ms);
           return ms;
         };
-        auto scalar = create_backend(BackendKind::Scalar, nullptr);
-        const double scalar_ms = add("scalar", "-", 1, *scalar, 0);
+        double scalar_ms = -1;
+        if (selected(o, "scalar")) {
+          auto scalar = create_backend(BackendKind::Scalar, nullptr);
+          scalar_ms = add("scalar", "-", 1, *scalar, 0);
+        }
         // The best target at the most threads: the cpu side of the hybrid.
         double cpu_ms = -1;
         const int max_threads = *std::max_element(o.threads.begin(), o.threads.end());
         for (auto [target_name, target] : cpu_targets())
           for (int threads : o.threads) {
+            if (!selected(o, target_name)) continue;
             restrict_targets(target);
             std::string why;
             auto cpu = create_backend(BackendKind::Cpu, &why, {threads});
@@ -405,6 +416,8 @@ bool parse(int argc, char** argv, Options* o) {
       o->budget_ms = std::stod(argv[++i]);
     } else if (a == "--kernels" && has_value) {
       o->kernels = split(argv[++i]);
+    } else if (a == "--targets" && has_value) {
+      o->targets = split(argv[++i]);
     } else if (a == "--threads" && has_value) {
       o->threads.clear();
       for (const std::string& t : split(argv[++i])) o->threads.push_back(std::stoi(t));
@@ -443,7 +456,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes 1920x1080,...]\n"
                  "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] [--json]\n"
-                 "       [--rotate FRAMES] [--auto [--budget MS]]\n"
+                 "       [--targets AVX3,AVX2,...] [--rotate FRAMES] [--auto [--budget MS]]\n"
+                 "--targets: what to time of the cpu side: Highway targets by name (AVX3,\n"
+                 "AVX2, NEON, ...) and scalar, the baseline (default: all of them; without\n"
+                 "scalar, x scalar is -1). For profiling one target with perf.\n"
                  "--rotate: frames each timing cycles through (default 1: hot in cache,\n"
                  "as PERF_ANCHORS; 4 or more: a stream's frames, beyond a core's L2).\n"
                  "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
