@@ -58,51 +58,69 @@ void ThreadPool::run(int count, const std::function<void(int)>& task) {
     return;
   }
   std::lock_guard<std::mutex> serial(run_mutex_);
+  task_.store(&task, std::memory_order_relaxed);
+  count_.store(count, std::memory_order_relaxed);
+  finished_.store(0, std::memory_order_relaxed);
+  const uint32_t generation =
+      uint32_t(claims_.load(std::memory_order_relaxed) >> 32) + 1;
   {
+    // Under the lock, so a worker about to sleep either sees the new run or
+    // is woken.
     std::lock_guard<std::mutex> lock(mutex_);
-    task_ = &task;
-    count_ = count;
-    next_ = 0;
-    finished_ = 0;
-    generation_++;
+    claims_.store(uint64_t(generation) << 32, std::memory_order_release);
   }
   wake_.notify_all();
-  drain();
-  if (!spin_until([&] { return finished_.load(std::memory_order_acquire) == count; })) {
+  drain(generation);
+  const auto all_done = [&] {
+    return finished_.load(std::memory_order_acquire) == count;
+  };
+  if (!spin_until(all_done)) {
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return finished_ == count; });
+    done_.wait(lock, all_done);
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  task_ = nullptr;
+  // Closed before the next run changes count_: a thread that read this run's
+  // last claim, (generation, count), and the next run's larger count could
+  // otherwise still claim index `count` of this generation.
+  claims_.store(uint64_t(generation) << 32 | UINT32_MAX,
+                std::memory_order_relaxed);
 }
 
-void ThreadPool::drain() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (task_ && next_ < count_) {
-    const int i = next_++;
-    const std::function<void(int)>* task = task_;
-    lock.unlock();
-    (*task)(i);
-    lock.lock();
-    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == count_)
+void ThreadPool::drain(uint32_t generation) {
+  uint64_t claim = claims_.load(std::memory_order_acquire);
+  for (;;) {
+    if (uint32_t(claim >> 32) != generation ||
+        uint32_t(claim) >= uint32_t(count_.load(std::memory_order_relaxed)))
+      return;
+    if (!claims_.compare_exchange_weak(claim, claim + 1,
+                                       std::memory_order_acq_rel,
+                                       std::memory_order_acquire))
+      continue;
+    // Index `claim` of this run is ours: the run cannot end before it is
+    // done, so task_ and count_ are still this run's.
+    (*task_.load(std::memory_order_relaxed))(int(uint32_t(claim)));
+    if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+        count_.load(std::memory_order_relaxed)) {
+      std::lock_guard<std::mutex> lock(mutex_);
       done_.notify_all();
+    }
+    claim = claims_.load(std::memory_order_acquire);
   }
 }
 
 void ThreadPool::worker_loop() {
-  uint64_t seen = 0;
+  uint32_t seen = 0;
   for (;;) {
     const auto woken = [&] {
       return stopping_.load(std::memory_order_relaxed) ||
-             generation_.load(std::memory_order_relaxed) != seen;
+             uint32_t(claims_.load(std::memory_order_relaxed) >> 32) != seen;
     };
     if (!spin_until(woken)) {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, woken);
     }
     if (stopping_) return;
-    seen = generation_;
-    drain();
+    seen = uint32_t(claims_.load(std::memory_order_acquire) >> 32);
+    drain(seen);
   }
 }
 

@@ -41,11 +41,19 @@ TEST(ThreadPool, UsesSeveralThreads) {
   EXPECT_EQ(ids.size(), 4u);
 }
 
-TEST(ThreadPool, ManyRunsInARow) {
-  ThreadPool pool(3);
-  std::atomic<long> sum{0};
-  for (int r = 0; r < 2000; r++) pool.run(5, [&](int i) { sum += i; });
-  EXPECT_EQ(sum.load(), 2000L * 10);
+// Runs back to back, of varying sizes: a worker late from one run must not
+// claim an index of the next, nor run the next's index with the old task.
+TEST(ThreadPool, ManyRunsInARowEachIndexOnce) {
+  for (int threads : {2, 3, 5}) {
+    ThreadPool pool(threads);
+    for (int r = 0; r < 3000; r++) {
+      const int count = 1 + r % 9;
+      std::vector<std::atomic<int>> hits(count);
+      pool.run(count, [&](int i) { hits[i].fetch_add(1); });
+      for (int i = 0; i < count; i++)
+        ASSERT_EQ(hits[i].load(), 1) << "run " << r << " index " << i;
+    }
+  }
 }
 
 TEST(ThreadPool, ConcurrentCallersAreSerialised) {

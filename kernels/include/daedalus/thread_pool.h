@@ -35,22 +35,25 @@ class ThreadPool {
 
  private:
   void worker_loop();
-  void drain();  // takes and runs task indices until none is left
+  // Claims and runs task indices of run `generation` until none is left.
+  void drain(uint32_t generation);
 
   std::vector<std::thread> workers_;
   std::mutex run_mutex_;  // one run() at a time
 
-  // Written under mutex_; generation_, finished_ and stopping_ are also read
-  // without it while spinning.
-  std::mutex mutex_;
+  // A run's tasks are claimed by compare-and-swap on `claims_`: the run's
+  // generation in the high 32 bits, the next index in the low ones, so a
+  // thread still holding the previous run's value can claim nothing. Locks
+  // only for sleeping: taking one per task made two threads fight over it,
+  // and each fight is a system call.
+  std::atomic<uint64_t> claims_{0};
+  std::atomic<const std::function<void(int)>*> task_{nullptr};
+  std::atomic<int> count_{0};
+  std::atomic<int> finished_{0};
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;  // guards sleeping on wake_ and done_
   std::condition_variable wake_;
   std::condition_variable done_;
-  const std::function<void(int)>* task_ = nullptr;
-  int count_ = 0;
-  int next_ = 0;
-  std::atomic<int> finished_{0};
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<bool> stopping_{false};
 };
 
 // Splits [0, total) into bands whose inner boundaries are multiples of
