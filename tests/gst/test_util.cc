@@ -201,6 +201,16 @@ bool same_bytes(GstBuffer* a, GstBuffer* b) {
   return same;
 }
 
+void check_output(GstBuffer* expected, GstBuffer* out,
+                  const GstVideoInfo& info, bool in_place) {
+  const std::string diff = first_difference(expected, out, info);
+  fail_unless(diff.empty(), "%s %dx%d: %s", GST_VIDEO_INFO_NAME(&info),
+              GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),
+              diff.c_str());
+  if (in_place)
+    fail_unless(same_bytes(expected, out), "bytes outside the samples changed");
+}
+
 void set_properties(GstElement* element, const char* assignments) {
   gchar** parts = g_strsplit_set(assignments, " ", -1);
   for (gchar** part = parts; *part; part++) {

@@ -68,6 +68,11 @@ std::string first_difference(GstBuffer* expected, GstBuffer* actual,
                              const GstVideoInfo& info, int component = -1);
 // True when the two buffers hold the same bytes, padding included.
 bool same_bytes(GstBuffer* a, GstBuffer* b);
+// Fails the test unless `out` has `expected`'s samples and, from an in-place
+// element, its bytes beyond the samples too (row padding, and with a
+// GstVideoMeta the gaps between planes).
+void check_output(GstBuffer* expected, GstBuffer* out,
+                  const GstVideoInfo& info, bool in_place);
 
 // Sets "name=value name=value ..." as gst-launch-1.0 would.
 void set_properties(GstElement* element, const char* assignments);

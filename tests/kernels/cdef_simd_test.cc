@@ -59,13 +59,6 @@ testing::AssertionResult same_output(const Dsps& dsps, const Image& src,
   return testing::AssertionSuccess();
 }
 
-CdefParams random_params(std::mt19937& gen) {
-  auto r = [&](int lo, int hi) {
-    return std::uniform_int_distribution<int>(lo, hi)(gen);
-  };
-  return {r(0, 15), r(0, 4), r(0, 15), r(0, 4), r(3, 6)};
-}
-
 // Content kinds: random, near-flat around thresholds, mid-spread, smooth
 // gradients with texture (large, varied variances and directions).
 void fill_content(Image& image, std::mt19937& gen, int kind) {
@@ -114,7 +107,8 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
       const int pad = int(gen() % 40);
       Image src(format, w, h, pad);
       fill_content(src, gen, round);
-      ASSERT_TRUE(same_output(dsps, src, random_params(gen), pad, gen));
+      ASSERT_TRUE(
+          same_output(dsps, src, test::random_cdef_params(gen), pad, gen));
       ASSERT_TRUE(test::guards_intact(src));
     }
   }
@@ -271,7 +265,8 @@ TEST_P(CdefSimd, EveryDirection) {
             128 + amp * (line(dir, y & 7, x & 7) - 7) + (p ? 5 : 0), 0, 255));
       });
       for (int round = 0; round < 3; round++)
-        ASSERT_TRUE(same_output(dsps, src, random_params(gen), 1, gen));
+        ASSERT_TRUE(
+            same_output(dsps, src, test::random_cdef_params(gen), 1, gen));
       ASSERT_TRUE(same_output(dsps, src, {15, 4, 15, 4, 6}, 1, gen));
     }
 }
@@ -282,7 +277,7 @@ TEST_P(CdefSimd, BandsInAnyOrder) {
   for (PixelFormat format : kAllPixelFormats) {
     Image src(format, 57, 75, 4);
     fill_content(src, gen, int(gen() % 4));
-    const CdefParams params = random_params(gen);
+    const CdefParams params = test::random_cdef_params(gen);
     Image want(format, 57, 75, 4);
     cdef_frame(dsps.ref, want.frame(), src.frame(), params);
     const int n = cdef_block_rows(src.frame());
@@ -327,7 +322,7 @@ TEST_P(CdefSimd, ChromaPlanesOfTheirOwnSize) {
     for (int round = 0; round < 8; round++) {
       Image src(format, 48, 40, 3);
       fill_content(src, gen, round);
-      const CdefParams params = random_params(gen);
+      const CdefParams params = test::random_cdef_params(gen);
       Image want(format, 48, 40, 3), got(format, 48, 40, 3);
       test::fill(want, [](int, int, int) { return uint8_t(1); });
       test::fill(got, [](int, int, int) { return uint8_t(1); });

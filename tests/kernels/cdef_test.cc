@@ -53,13 +53,6 @@ Image run_cdef(const Image& src, const CdefParams& params) {
   return dst;
 }
 
-CdefParams random_params(std::mt19937& gen) {
-  auto r = [&](int lo, int hi) {
-    return std::uniform_int_distribution<int>(lo, hi)(gen);
-  };
-  return {r(0, 15), r(0, 4), r(0, 15), r(0, 4), r(3, 6)};
-}
-
 void fill_content(Image& image, std::mt19937& gen, int kind) {
   switch (kind % 3) {
     case 0: test::fill_random(image, gen); break;
@@ -142,20 +135,6 @@ TEST(CdefTables, DirectionsMatchSpec) {
   for (int d = 0; d < 8; d++) EXPECT_EQ(kCdefDir422[d], dir422[d]) << d;
 }
 
-// The lines the direction search sums along (AV1 7.15.2 partial[] indices).
-int line_of(int dir, int i, int j) {
-  switch (dir) {
-    case 0: return i + j;
-    case 1: return i + j / 2;
-    case 2: return i;
-    case 3: return 3 + i - j / 2;
-    case 4: return 7 + i - j;
-    case 5: return 3 - i / 2 + j;
-    case 6: return j;
-    default: return i / 2 + j;
-  }
-}
-
 // The second filter tap of a direction steps exactly along a search line:
 // ties the offset table to the search's geometry.
 TEST(CdefTables, SecondTapStaysOnSearchLine) {
@@ -164,7 +143,9 @@ TEST(CdefTables, SecondTapStaysOnSearchLine) {
     for (int i = 0; i < 8; i++)
       for (int j = 0; j < 8; j++) {
         if (i + dy < 0 || i + dy > 7 || j + dx < 0 || j + dx > 7) continue;
-        EXPECT_EQ(line_of(d, i, j), line_of(d, i + dy, j + dx)) << d;
+        EXPECT_EQ(test::cdef_line_of(d, i, j),
+                  test::cdef_line_of(d, i + dy, j + dx))
+            << d;
       }
   }
 }
@@ -204,7 +185,8 @@ TEST(CdefDirection, PatternConstantAlongEachDirection) {
   for (int d = 0; d < 8; d++) {
     Image image(PixelFormat::GRAY8, 16, 16, kPad);
     test::fill(image, [d](int, int x, int y) {
-      return uint8_t(128 + 5 * (line_of(d, (y - 4) & 7, (x - 5) & 7) - 7));
+      return uint8_t(
+          128 + 5 * (test::cdef_line_of(d, (y - 4) & 7, (x - 5) & 7) - 7));
     });
     int var = 0;
     EXPECT_EQ(cdef_find_dir_ref(image.frame().planes[0], 5, 4, &var), d);
@@ -219,8 +201,8 @@ int oracle_dir(const ConstPlane& plane, int x, int y, int* var) {
     int64_t sum[15] = {}, count[15] = {};
     for (int i = 0; i < 8; i++)
       for (int j = 0; j < 8; j++) {
-        sum[line_of(d, i, j)] += plane.at(x + j, y + i) - 128;
-        count[line_of(d, i, j)]++;
+        sum[test::cdef_line_of(d, i, j)] += plane.at(x + j, y + i) - 128;
+        count[test::cdef_line_of(d, i, j)]++;
       }
     cost[d] = 0;
     for (int n = 0; n < 15; n++)
@@ -670,7 +652,7 @@ TEST(CdefFrame, FlatPlanesUnchanged) {
       });
       for (int round = 0; round < 4; round++) {
         CdefParams prm = round == 0 ? CdefParams{15, 4, 15, 4, 6}
-                                    : random_params(gen);
+                                    : test::random_cdef_params(gen);
         Image out = run_cdef(src, prm);
         EXPECT_EQ(test::first_difference(src, out), "");
       }
@@ -688,7 +670,7 @@ TEST(CdefFrame, MatchesBlockCompositionEveryFormatAndSize) {
         Image src(format, s[0], s[1], kPad);
         fill_content(src, gen, round);
         const Image src_copy = clone(src);
-        const CdefParams prm = random_params(gen);
+        const CdefParams prm = test::random_cdef_params(gen);
         const Image out = run_cdef(src, prm);
         const Image want = expected_cdef(src, prm);
         SCOPED_TRACE(testing::Message()
@@ -831,7 +813,7 @@ TEST(CdefFrame, SemiPlanarChromaEqualsPlanar) {
                                                   kPad);
     test::fill(nv, value);
     test::fill(pl, value);
-    const CdefParams prm = random_params(gen);
+    const CdefParams prm = test::random_cdef_params(gen);
     EXPECT_EQ(test::first_difference(run_cdef(pl, prm), run_cdef(nv, prm)), "");
   }
 }
@@ -842,7 +824,7 @@ TEST(CdefFrame, BlockRowSplitsAgree) {
   for (PixelFormat format : kAllPixelFormats) {
     Image src(format, 33, 65, kPad);
     fill_content(src, gen, 1);
-    const CdefParams prm = random_params(gen);
+    const CdefParams prm = test::random_cdef_params(gen);
     const Image whole = run_cdef(src, prm);
     const int n = cdef_block_rows(src.frame());
     ASSERT_EQ(n, 9);
@@ -866,7 +848,7 @@ TEST(CdefFrame, BandWritesExactlyItsRows) {
   for (PixelFormat format : kAllPixelFormats) {
     Image src(format, 30, 43, kPad);
     fill_content(src, gen, 2);
-    const CdefParams prm = random_params(gen);
+    const CdefParams prm = test::random_cdef_params(gen);
     const Image whole = run_cdef(src, prm);
     const int n = cdef_block_rows(src.frame());
     for (int a = 0; a < n; a++)
@@ -899,7 +881,7 @@ TEST(CdefFrame, OutputIndependentOfDestination) {
   for (PixelFormat format : kAllPixelFormats) {
     Image src(format, 35, 21, kPad);
     fill_content(src, gen, 1);
-    const CdefParams prm = random_params(gen);
+    const CdefParams prm = test::random_cdef_params(gen);
     Image a(format, 35, 21, kPad), b(format, 35, 21, kPad);
     test::fill_random(a, gen);
     test::fill(b, [](int, int, int) { return uint8_t(0); });

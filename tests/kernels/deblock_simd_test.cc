@@ -36,22 +36,10 @@ int in(std::mt19937& gen, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(gen);
 }
 
-DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
-                                bool chroma, int block) {
-  DeblockPlaneParams pp;
-  pp.alpha = alpha;
-  pp.beta = beta;
-  pp.tc0 = tc0;
-  pp.bs = bs;
-  pp.block_size = block;
-  pp.chroma_filter = chroma;
-  return pp;
-}
-
 // Any plane parameters deblock_plane_params can produce, inactive ones too.
 DeblockPlaneParams random_plane_params(std::mt19937& gen) {
   const int index_a = in(gen, 0, 51), bs = in(gen, 1, 4);
-  return plane_params(kH264Alpha[index_a], kH264Beta[in(gen, 0, 51)],
+  return test::plane_params(kH264Alpha[index_a], kH264Beta[in(gen, 0, 51)],
                       bs < 4 ? kH264Tc0[index_a][bs - 1] : 0, bs,
                       in(gen, 0, 1) == 1, kBlockSizes[in(gen, 0, 2)]);
 }
@@ -216,7 +204,7 @@ TEST_P(DeblockSimd, EveryPlaneParameter) {
       for (int block : kBlockSizes)
         for (bool chroma : {false, true}) {
           const int index_b = (index + in(gen, -3, 3) + 52) % 52;
-          const DeblockPlaneParams pp = plane_params(
+          const DeblockPlaneParams pp = test::plane_params(
               kH264Alpha[index], kH264Beta[index_b],
               bs < 4 ? kH264Tc0[index][bs - 1] : 0, bs, chroma, block);
           Image image(PixelFormat::GRAY8, in(gen, 20, 70), in(gen, 20, 50),
@@ -287,12 +275,12 @@ TEST_P(DeblockSimd, EveryP0Q0Pair) {
                 uint8_t(q0),  near(q0, 18), near(q0, 20), near(q0, 30)};
   }
   const DeblockPlaneParams cases[] = {
-      plane_params(255, 18, 25, 3, false, 4),  // widest tc: 25 + 2
-      plane_params(255, 18, 0, 1, false, 4),
-      plane_params(101, 14, 9, 2, false, 4),
-      plane_params(255, 18, 25, 3, true, 4),
-      plane_params(255, 18, 0, 4, false, 4),
-      plane_params(203, 17, 0, 4, true, 4),
+      test::plane_params(255, 18, 25, 3, false, 4),  // widest tc: 25 + 2
+      test::plane_params(255, 18, 0, 1, false, 4),
+      test::plane_params(101, 14, 9, 2, false, 4),
+      test::plane_params(255, 18, 25, 3, true, 4),
+      test::plane_params(255, 18, 0, 4, false, 4),
+      test::plane_params(203, 17, 0, 4, true, 4),
   };
   for (const DeblockPlaneParams& pp : cases)
     for (bool as_rows : {false, true}) {

@@ -8,10 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <map>
 #include <random>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "test_util.h"
@@ -40,29 +38,11 @@ void deblock_plane(const Plane& plane, const DeblockPlaneParams& pp) {
   dsp.horizontal_edges(plane, pp, 0, plane.width);
 }
 
-DeblockPlaneParams edge_params(int alpha, int beta, int tc0, int bs,
-                               bool chroma, int block_size = 4) {
-  DeblockPlaneParams pp;
-  pp.alpha = alpha;
-  pp.beta = beta;
-  pp.tc0 = tc0;
-  pp.bs = bs;
-  pp.block_size = block_size;
-  pp.chroma_filter = chroma;
-  return pp;
-}
-
 // Blocks of near-constant level whose levels differ by up to `jump`: content
 // on which many edges pass the filter's preconditions and some do not.
 void fill_blocky(Image& image, std::mt19937& gen, int block, int jump) {
-  std::uniform_int_distribution<int> level(-jump, jump), noise(-2, 2);
   const int center = std::uniform_int_distribution<int>(0, 255)(gen);
-  std::map<std::tuple<int, int, int>, int> levels;
-  test::fill(image, [&](int p, int x, int y) {
-    auto [it, fresh] = levels.try_emplace({p, x / block, y / block}, 0);
-    if (fresh) it->second = center + level(gen);
-    return uint8_t(std::clamp(it->second + noise(gen), 0, 255));
-  });
+  test::fill_blocky(image, gen, block, center, jump);
 }
 
 // One of the content kinds above, drawn at random.
@@ -103,7 +83,7 @@ DeblockPlaneParams random_plane_params(std::mt19937& gen, int block) {
   const int tc0 = in(0, 13);
   const int bs = in(1, 4);
   const bool chroma = in(0, 1);
-  return edge_params(alpha, beta, tc0, bs, chroma, block);
+  return test::plane_params(alpha, beta, tc0, bs, chroma, block);
 }
 
 // ---------------------------------------------------------------------------
@@ -520,14 +500,14 @@ Line filter_horizontal_edge(const Line& in, const DeblockPlaneParams& pp) {
 
 TEST(DeblockEdge, KnownAnswersOnVerticalEdge) {
   for (const EdgeCase& c : kEdgeCases) {
-    const auto pp = edge_params(c.alpha, c.beta, c.tc0, c.bs, c.chroma);
+    const auto pp = test::plane_params(c.alpha, c.beta, c.tc0, c.bs, c.chroma);
     EXPECT_EQ(filter_vertical_edge(c.in, pp), c.out) << c.name;
   }
 }
 
 TEST(DeblockEdge, KnownAnswersOnHorizontalEdge) {
   for (const EdgeCase& c : kEdgeCases) {
-    const auto pp = edge_params(c.alpha, c.beta, c.tc0, c.bs, c.chroma);
+    const auto pp = test::plane_params(c.alpha, c.beta, c.tc0, c.bs, c.chroma);
     EXPECT_EQ(filter_horizontal_edge(c.in, pp), c.out) << c.name;
   }
 }
@@ -538,7 +518,7 @@ TEST(DeblockEdge, OracleAgreesWithKnownAnswers) {
     Line line = c.in;
     std::vector<int*> s;
     for (int& v : line) s.push_back(&v);
-    oracle_line(s, edge_params(c.alpha, c.beta, c.tc0, c.bs, c.chroma));
+    oracle_line(s, test::plane_params(c.alpha, c.beta, c.tc0, c.bs, c.chroma));
     EXPECT_EQ(line, c.out) << c.name;
   }
 }
@@ -561,7 +541,7 @@ TEST(DeblockOrder, OverlappingEdgesFilteredInIncreasingOrder) {
   //   = 87.
   const int in[12] = {60, 62, 64, 66, 72, 74, 76, 78, 84, 86, 88, 90};
   const int out[12] = {60, 64, 66, 68, 71, 74, 77, 79, 82, 84, 87, 90};
-  const auto pp = edge_params(40, 10, 0, 4, false);
+  const auto pp = test::plane_params(40, 10, 0, 4, false);
 
   Image row(PixelFormat::GRAY8, 12, 1, 2), column(PixelFormat::GRAY8, 1, 12, 2);
   test::fill(row, [&](int, int x, int) { return uint8_t(in[x]); });
@@ -592,7 +572,7 @@ TEST(DeblockOrder, HorizontalPassSeesVerticalPassOutput) {
   test::fill(image, [](int, int x, int y) {
     return uint8_t(100 + 8 * (x >= 4) + 4 * (y >= 4));
   });
-  deblock_plane(plane_of(image), edge_params(20, 4, 0, 4, true));
+  deblock_plane(plane_of(image), test::plane_params(20, 4, 0, 4, true));
   for (int y = 0; y < 6; y++)
     for (int x = 0; x < 6; x++)
       EXPECT_EQ(plane_of(image).at(x, y), out[y][x]) << x << ", " << y;
@@ -655,7 +635,7 @@ TEST(DeblockProperties, OnlySamplesNearEdgesChange) {
     for (int bs = 1; bs <= 4; bs++)
       for (int block : kBlockSizes)
         for (bool vertical : {true, false}) {
-          const auto pp = edge_params(90, 14, 8, bs, chroma, block);
+          const auto pp = test::plane_params(90, 14, 8, bs, chroma, block);
           const int before = chroma ? 1 : 3, after = chroma ? 0 : 2;
           Image image(PixelFormat::GRAY8, 53, 47, 2);
           Image input(PixelFormat::GRAY8, 53, 47, 2);
@@ -688,7 +668,7 @@ TEST(DeblockProperties, PlaneTooSmallForAnEdgeUnchanged) {
     for (int block : kBlockSizes) {
       const int reach = chroma ? 2 : 4;
       // One sample short of the first edge in both directions.
-      const auto pp = edge_params(255, 18, 25, 2, chroma, block);
+      const auto pp = test::plane_params(255, 18, 25, 2, chroma, block);
       Image image(PixelFormat::GRAY8, block + reach - 1, block + reach - 1, 1);
       Image input(PixelFormat::GRAY8, block + reach - 1, block + reach - 1, 1);
       fill_blocky(image, gen, block, 10);

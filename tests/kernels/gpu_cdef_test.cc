@@ -111,21 +111,6 @@ TEST_F(GpuCdef, SizesFormatsAndStrides) {
   }
 }
 
-// AV1 partial[] line index of sample (i, j) along direction d
-// (cdef_find_dir_ref's accumulation).
-int line_of(int d, int i, int j) {
-  switch (d) {
-    case 0: return i + j;
-    case 1: return i + j / 2;
-    case 2: return i;
-    case 3: return 3 + i - j / 2;
-    case 4: return 7 + i - j;
-    case 5: return 3 - i / 2 + j;
-    case 6: return j;
-    default: return i / 2 + j;
-  }
-}
-
 // Luma blocks made of lines along direction b % 8, each line 128 +- an
 // amplitude that grows every 8 blocks: the search finds every direction
 // (4:2:2 chroma remaps each) and the variance spans the whole
@@ -145,7 +130,7 @@ TEST_F(GpuCdef, EveryDirectionAndVariance) {
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         const int b = (y / 8) * bw + x / 8;
-        const int line = line_of(b % 8, y % 8, x % 8);
+        const int line = test::cdef_line_of(b % 8, y % 8, x % 8);
         f.planes[0].at(x, y) =
             uint8_t(128 + kAmplitude[b / 8] * sign[15 * b + line]);
       }
@@ -239,78 +224,16 @@ TEST_F(GpuCdef, FullHd) {
 
 // ------------------------------------------------------------- zero-copy
 
-struct ZeroCopyCase {
-  PixelFormat format;
-  int width, height, padding;
-  int groups;            // plane groups: 1 gray, 2 semi-planar, 3 planar
-  int in_place_outputs;  // groups written in place
-};
-
-// Strides 40 + 8 and 20 + 8 are multiples of 4: every group runs in place.
-// 38 + 2: luma (and NV21's chroma pair) in place with a partial last word
-// per row, whose padding bytes the shader writes back unchanged; I420's
-// chroma rows (19 + 2) are not word-aligned, so its chroma output is staged.
-const ZeroCopyCase kZeroCopyCases[] = {
-    {PixelFormat::I420, 40, 24, 8, 3, 3}, {PixelFormat::NV12, 40, 24, 8, 2, 2},
-    {PixelFormat::NV21, 40, 24, 8, 2, 2}, {PixelFormat::Y444, 40, 24, 8, 3, 3},
-    {PixelFormat::Y42B, 40, 24, 8, 3, 3}, {PixelFormat::GRAY8, 38, 7, 2, 1, 1},
-    {PixelFormat::I420, 38, 20, 2, 3, 1}, {PixelFormat::NV21, 38, 20, 2, 2, 2},
-};
-
 TEST_F(GpuCdef, FramesInGpuBuffersAreUsedInPlace) {
   std::mt19937 gen = test::rng(50);
-  for (const ZeroCopyCase& c : kZeroCopyCases) {
-    Image src(c.format, c.width, c.height, c.padding);
-    test::fill_random(src, gen);
-    const CdefParams p = {10, 2, 6, 4, 4};
-    SCOPED_TRACE(describe(src, p));
-    const Image want = reference(src, p, c.padding);
-
-    Image out(c.format, c.width, c.height, c.padding);
-    test::fill(out, [](int, int, int) { return uint8_t(0x5a); });
-    test::GpuImage gsrc = test::copy_to_gpu(*gpu, src);
-    test::GpuImage gdst = test::copy_to_gpu(*gpu, out);
-    ASSERT_TRUE(gsrc.buffer && gdst.buffer);
-    const Status s = gpu->cdef(gdst.frame, gsrc.frame, p);
-    ASSERT_TRUE(s) << s.message();
-    test::copy_from_gpu(gdst, out);
-    EXPECT_EQ(test::first_difference(want, out), "");
-    EXPECT_TRUE(test::guards_intact(out));
-
-    // Inputs are always used in place; they need no alignment.
-    const GpuFrameStats& st = gpu->last_frame_stats();
-    EXPECT_EQ(st.zero_copy_groups, c.groups + c.in_place_outputs);
-    EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
-  }
+  test::expect_zero_copy_frames(*gpu, cdef_job({10, 2, 6, 4, 4}), gen);
 }
 
 // One frame in a GpuBuffer, the other in ordinary memory.
 TEST_F(GpuCdef, MixedPlacement) {
   std::mt19937 gen = test::rng(60);
-  Image src(PixelFormat::NV21, 40, 24, 8);
-  test::fill_random(src, gen);
-  const CdefParams p = {13, 1, 3, 2, 6};
-  const Image want = reference(src, p, 8);
-
-  test::GpuImage gsrc = test::copy_to_gpu(*gpu, src);
-  Image out(PixelFormat::NV21, 40, 24, 8);
-  test::fill(out, [](int, int, int) { return uint8_t(0); });
-  Status s = gpu->cdef(out.frame(), gsrc.frame, p);
-  ASSERT_TRUE(s) << s.message();
-  EXPECT_EQ(test::first_difference(want, out), "");
-  EXPECT_TRUE(test::guards_intact(out));
-  EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups, 2);
-  EXPECT_EQ(gpu->last_frame_stats().staged_groups, 2);
-
-  Image out2(PixelFormat::NV21, 40, 24, 8);
-  test::fill(out2, [](int, int, int) { return uint8_t(0); });
-  test::GpuImage gdst = test::copy_to_gpu(*gpu, out2);
-  s = gpu->cdef(gdst.frame, src.frame(), p);
-  ASSERT_TRUE(s) << s.message();
-  test::copy_from_gpu(gdst, out2);
-  EXPECT_EQ(test::first_difference(want, out2), "");
-  EXPECT_TRUE(test::guards_intact(out2));
-  EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups, 2);
+  test::expect_mixed_placement(*gpu, cdef_job({13, 1, 3, 2, 6}),
+                               PixelFormat::NV21, gen);
 }
 
 // U in a GpuBuffer, V in ordinary memory (staged): the two chroma planes

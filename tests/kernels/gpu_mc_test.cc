@@ -161,78 +161,17 @@ TEST_F(GpuMc, FullHd) {
 
 // ------------------------------------------------------------- zero-copy
 
-struct ZeroCopyCase {
-  PixelFormat format;
-  int width, height, padding;
-  int groups;            // plane groups: 1 gray, 2 semi-planar, 3 planar
-  int in_place_outputs;  // groups written in place
-};
-
-// Strides 40 + 8 and 20 + 8 are multiples of 4: every group runs in place.
-// 38 + 2: luma (and NV21's chroma pair) in place with a partial last word
-// per row, whose padding bytes the shader must write back unchanged; I420's
-// chroma rows (19 + 2) are not word-aligned, so its chroma output is staged.
-const ZeroCopyCase kZeroCopyCases[] = {
-    {PixelFormat::I420, 40, 24, 8, 3, 3}, {PixelFormat::NV12, 40, 24, 8, 2, 2},
-    {PixelFormat::NV21, 40, 24, 8, 2, 2}, {PixelFormat::Y444, 40, 24, 8, 3, 3},
-    {PixelFormat::Y42B, 40, 24, 8, 3, 3}, {PixelFormat::GRAY8, 38, 7, 2, 1, 1},
-    {PixelFormat::I420, 38, 20, 2, 3, 1}, {PixelFormat::NV21, 38, 20, 2, 2, 2},
-};
-
 TEST_F(GpuMc, FramesInGpuBuffersAreUsedInPlace) {
   std::mt19937 gen = test::rng(6);
-  for (const ZeroCopyCase& c : kZeroCopyCases) {
-    Image src(c.format, c.width, c.height, c.padding);
-    test::fill_random(src, gen);
-    const McParams p = {-2.3, 1.6, McFilter::Sharp};
-    SCOPED_TRACE(describe(src, p));
-    const Image want = reference(src, p, c.padding);
-
-    Image out(c.format, c.width, c.height, c.padding);
-    test::fill(out, [](int, int, int) { return uint8_t(0x5a); });
-    test::GpuImage gsrc = test::copy_to_gpu(*gpu, src);
-    test::GpuImage gdst = test::copy_to_gpu(*gpu, out);
-    ASSERT_TRUE(gsrc.buffer && gdst.buffer);
-    const Status s = gpu->mc(gdst.frame, gsrc.frame, p);
-    ASSERT_TRUE(s) << s.message();
-    test::copy_from_gpu(gdst, out);
-    EXPECT_EQ(test::first_difference(want, out), "");
-    EXPECT_TRUE(test::guards_intact(out));
-
-    // Inputs are always used in place; they need no alignment.
-    const GpuFrameStats& st = gpu->last_frame_stats();
-    EXPECT_EQ(st.zero_copy_groups, c.groups + c.in_place_outputs);
-    EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
-  }
+  test::expect_zero_copy_frames(*gpu, mc_job({-2.3, 1.6, McFilter::Sharp}),
+                                gen);
 }
 
 // One frame in a GpuBuffer, the other in ordinary memory.
 TEST_F(GpuMc, MixedPlacement) {
   std::mt19937 gen = test::rng(7);
-  Image src(PixelFormat::NV12, 40, 24, 8);
-  test::fill_random(src, gen);
-  const McParams p = {0.75, -5.5, McFilter::Smooth};
-  const Image want = reference(src, p, 8);
-
-  test::GpuImage gsrc = test::copy_to_gpu(*gpu, src);
-  Image out(PixelFormat::NV12, 40, 24, 8);
-  test::fill(out, [](int, int, int) { return uint8_t(0); });
-  Status s = gpu->mc(out.frame(), gsrc.frame, p);
-  ASSERT_TRUE(s) << s.message();
-  EXPECT_EQ(test::first_difference(want, out), "");
-  EXPECT_TRUE(test::guards_intact(out));
-  EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups, 2);
-  EXPECT_EQ(gpu->last_frame_stats().staged_groups, 2);
-
-  Image out2(PixelFormat::NV12, 40, 24, 8);
-  test::fill(out2, [](int, int, int) { return uint8_t(0); });
-  test::GpuImage gdst = test::copy_to_gpu(*gpu, out2);
-  s = gpu->mc(gdst.frame, src.frame(), p);
-  ASSERT_TRUE(s) << s.message();
-  test::copy_from_gpu(gdst, out2);
-  EXPECT_EQ(test::first_difference(want, out2), "");
-  EXPECT_TRUE(test::guards_intact(out2));
-  EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups, 2);
+  test::expect_mixed_placement(*gpu, mc_job({0.75, -5.5, McFilter::Smooth}),
+                               PixelFormat::NV12, gen);
 }
 
 // ---------------------------------------------------------------- errors

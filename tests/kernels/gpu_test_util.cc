@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "test_util.h"
 #include "vk_instance.h"
 
 namespace daedalus::test {
@@ -113,6 +114,76 @@ GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image) {
 void copy_from_gpu(const GpuImage& gpu_image, Image& image) {
   std::memcpy(image.bytes().data(), gpu_image.buffer->data(),
               image.bytes().size());
+}
+
+const ZeroCopyCase kZeroCopyCases[8] = {
+    {PixelFormat::I420, 40, 24, 8, 3, 3}, {PixelFormat::NV12, 40, 24, 8, 2, 2},
+    {PixelFormat::NV21, 40, 24, 8, 2, 2}, {PixelFormat::Y444, 40, 24, 8, 3, 3},
+    {PixelFormat::Y42B, 40, 24, 8, 3, 3}, {PixelFormat::GRAY8, 38, 7, 2, 1, 1},
+    {PixelFormat::I420, 38, 20, 2, 3, 1}, {PixelFormat::NV21, 38, 20, 2, 2, 2},
+};
+
+namespace {
+
+Image filled(PixelFormat format, int width, int height, int padding,
+             uint8_t value) {
+  Image image(format, width, height, padding);
+  fill(image, [value](int, int, int) { return value; });
+  return image;
+}
+
+}  // namespace
+
+void expect_zero_copy_frames(GpuBackend& gpu, const FrameJob& job,
+                             std::mt19937& gen) {
+  for (const ZeroCopyCase& c : kZeroCopyCases) {
+    Image src(c.format, c.width, c.height, c.padding);
+    fill_random(src, gen);
+    SCOPED_TRACE(testing::Message() << pixel_format_name(c.format) << " "
+                                    << c.width << "x" << c.height << " padding "
+                                    << c.padding << " " << job.cost_key);
+    const Image want = reference_output(src, job, c.padding);
+
+    Image out = filled(c.format, c.width, c.height, c.padding, 0x5a);
+    GpuImage gsrc = copy_to_gpu(gpu, src);
+    GpuImage gdst = copy_to_gpu(gpu, out);
+    ASSERT_TRUE(gsrc.buffer && gdst.buffer);
+    const Status s = job.run(gpu, gdst.frame, gsrc.frame);
+    ASSERT_TRUE(s) << s.message();
+    copy_from_gpu(gdst, out);
+    EXPECT_EQ(first_difference(want, out), "");
+    EXPECT_TRUE(guards_intact(out));
+
+    // Inputs are always used in place; they need no alignment.
+    const GpuFrameStats& st = gpu.last_frame_stats();
+    EXPECT_EQ(st.zero_copy_groups, c.groups + c.in_place_outputs);
+    EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
+  }
+}
+
+void expect_mixed_placement(GpuBackend& gpu, const FrameJob& job,
+                            PixelFormat format, std::mt19937& gen) {
+  Image src(format, 40, 24, 8);
+  fill_random(src, gen);
+  const Image want = reference_output(src, job, 8);
+
+  GpuImage gsrc = copy_to_gpu(gpu, src);
+  Image out = filled(format, 40, 24, 8, 0);
+  Status s = job.run(gpu, out.frame(), gsrc.frame);
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_EQ(first_difference(want, out), "");
+  EXPECT_TRUE(guards_intact(out));
+  EXPECT_EQ(gpu.last_frame_stats().zero_copy_groups, 2);
+  EXPECT_EQ(gpu.last_frame_stats().staged_groups, 2);
+
+  Image out2 = filled(format, 40, 24, 8, 0);
+  GpuImage gdst = copy_to_gpu(gpu, out2);
+  s = job.run(gpu, gdst.frame, src.frame());
+  ASSERT_TRUE(s) << s.message();
+  copy_from_gpu(gdst, out2);
+  EXPECT_EQ(first_difference(want, out2), "");
+  EXPECT_TRUE(guards_intact(out2));
+  EXPECT_EQ(gpu.last_frame_stats().zero_copy_groups, 2);
 }
 
 }  // namespace daedalus::test

@@ -9,8 +9,10 @@
 
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 
+#include "daedalus/backend_choice.h"
 #include "daedalus/backend_gpu.h"
 #include "daedalus/image.h"
 
@@ -68,5 +70,30 @@ struct GpuImage {
 GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image);
 // Copies the buffer's bytes back over the image's.
 void copy_from_gpu(const GpuImage& gpu_image, Image& image);
+
+// Frames whose plane groups the GPU can or cannot write in place. Strides
+// 40 + 8 and 20 + 8 are multiples of 4: every group runs in place. 38 + 2:
+// luma (and NV21's chroma pair) in place with a partial last word per row,
+// whose padding bytes the shader must write back unchanged; I420's chroma
+// rows (19 + 2) are not word-aligned, so its chroma output is staged.
+struct ZeroCopyCase {
+  PixelFormat format;
+  int width, height, padding;
+  int groups;            // plane groups: 1 gray, 2 semi-planar, 3 planar
+  int in_place_outputs;  // groups written in place
+};
+extern const ZeroCopyCase kZeroCopyCases[8];
+
+// An out-of-place job (CDEF, MC) with both frames in GpuBuffers, over
+// kZeroCopyCases: the output equals the scalar reference's, guards intact,
+// and the frame stats count the inputs and the word-aligned outputs as
+// zero-copy, the other outputs as staged.
+void expect_zero_copy_frames(GpuBackend& gpu, const FrameJob& job,
+                             std::mt19937& gen);
+
+// The job with the source in a GpuBuffer and the output in ordinary memory,
+// then the other way round, on a 40x24 `format` frame (two plane groups).
+void expect_mixed_placement(GpuBackend& gpu, const FrameJob& job,
+                            PixelFormat format, std::mt19937& gen);
 
 }  // namespace daedalus::test

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace daedalus::test {
@@ -76,6 +78,49 @@ std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen) {
     pieces.push_back({cuts[i], cuts[i + 1]});
   std::shuffle(pieces.begin(), pieces.end(), gen);
   return pieces;
+}
+
+DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
+                                bool chroma, int block_size) {
+  DeblockPlaneParams pp;
+  pp.alpha = alpha;
+  pp.beta = beta;
+  pp.tc0 = tc0;
+  pp.bs = bs;
+  pp.block_size = block_size;
+  pp.chroma_filter = chroma;
+  return pp;
+}
+
+void fill_blocky(Image& image, std::mt19937& gen, int block, int center,
+                 int jump) {
+  std::uniform_int_distribution<int> level(-jump, jump), noise(-2, 2);
+  std::map<std::tuple<int, int, int>, int> levels;
+  fill(image, [&](int p, int x, int y) {
+    auto [it, fresh] = levels.try_emplace({p, x / block, y / block}, 0);
+    if (fresh) it->second = center + level(gen);
+    return uint8_t(std::clamp(it->second + noise(gen), 0, 255));
+  });
+}
+
+CdefParams random_cdef_params(std::mt19937& gen) {
+  auto r = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(gen);
+  };
+  return {r(0, 15), r(0, 4), r(0, 15), r(0, 4), r(3, 6)};
+}
+
+int cdef_line_of(int dir, int i, int j) {
+  switch (dir) {
+    case 0: return i + j;
+    case 1: return i + j / 2;
+    case 2: return i;
+    case 3: return 3 + i - j / 2;
+    case 4: return 7 + i - j;
+    case 5: return 3 - i / 2 + j;
+    case 6: return j;
+    default: return i / 2 + j;
+  }
 }
 
 bool guards_intact(const Image& image) {

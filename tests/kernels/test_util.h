@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "daedalus/cdef.h"
+#include "daedalus/deblock.h"
 #include "daedalus/frame_jobs.h"
 #include "daedalus/image.h"
 
@@ -36,6 +38,24 @@ void fill_near(Image& image, std::mt19937& gen, int center, int spread);
 // [0, n) cut into up to 5 pieces, empty ones included, in random order: the
 // ranges threads might be handed.
 std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen);
+
+// CDEF settings drawn over every element range (damping 3..6).
+CdefParams random_cdef_params(std::mt19937& gen);
+
+// The line of CDEF's direction search that sample (i, j) of an 8x8 block
+// adds to along direction `dir` (AV1 7.15.2, the partial[] indices), written
+// apart from the library's.
+int cdef_line_of(int dir, int i, int j);
+
+// One plane's deblock thresholds and filter, set directly.
+DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
+                                bool chroma, int block_size = 4);
+
+// Blocks of a near-constant level (noise +-2), neighbouring levels up to
+// `jump` apart around `center`: at a high QP most deblocking edges pass the
+// filter's preconditions, some do not.
+void fill_blocky(Image& image, std::mt19937& gen, int block, int center,
+                 int jump);
 
 // True when every padding byte still holds kGuard.
 bool guards_intact(const Image& image);
