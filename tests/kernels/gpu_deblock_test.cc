@@ -199,8 +199,10 @@ TEST_F(GpuDeblock, HorizontalPassSeesVerticalPassOutput) {
 
 // ------------------------------------------------------------- bit-exact
 
+// 84 frames; over 150 seeds 38 to 53 of them changed at 17x9 and 75 to 84
+// at 33x65, so the floors sit well below what any seed gives.
 TEST_F(GpuDeblock, EveryFormatBlockSizeAndStrengthAt17x9) {
-  sweep(17, 9, 1, 40);
+  sweep(17, 9, 1, 30);
 }
 
 TEST_F(GpuDeblock, EveryFormatBlockSizeAndStrengthAt33x65) {
