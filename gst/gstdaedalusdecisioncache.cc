@@ -167,9 +167,10 @@ gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey & key,
   for (const daedalus::BackendFigure & f:decision.figures) {
     const std::string name (daedalus::backend_name (f.kind));
     if (f.measured ()) {
-      gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-      g_ascii_formatd (buf, sizeof buf, "%.3f", f.ms);
-      g_key_file_set_string (file, group.c_str (), (name + "-ms").c_str (), buf);
+      /* Every digit, so that a hit re-derives exactly the choice the trial
+       * made: a rounded figure turns a near-tie into a tie or flips it. */
+      g_key_file_set_double (file, group.c_str (), (name + "-ms").c_str (),
+          f.ms);
     } else {
       g_key_file_set_string (file, group.c_str (),
           (name + "-not-measured").c_str (), f.why_not.c_str ());
