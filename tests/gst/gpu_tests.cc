@@ -13,7 +13,7 @@
 #include "element_tests.h"
 
 #if DAEDALUS_TEST_HAVE_VULKAN
-#include "vk_instance.h"
+#include "vulkan/vk_instance.h"
 #endif
 
 namespace daedalus::gsttest {

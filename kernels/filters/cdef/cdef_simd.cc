@@ -1,0 +1,835 @@
+// The Highway implementation of the CDEF block-rows entry (ELEMENTS.md,
+// daedaluscdef), bit-exact with cdef_ref.cc.
+//
+// A block row is worked on in chunks of up to kChunk blocks. The samples a
+// chunk's taps can reach are staged as 16 bits, those outside the plane as
+// kUnavailable. The direction search runs on one block per 128-bit lane. For
+// the filter, each block (and one on either side) is laid out as its rows
+// [-2, rows + 2), one row per 128 bits: a luma row of 8, or the same chroma
+// row of U and V interleaved (4 + 4, 4:2:0 and 4:2:2). A vector then holds
+// whole rows of one block, and a tap is one load when dx = 0, otherwise two
+// (the block and its neighbour) and a byte shift within 128-bit lanes, which
+// is why the filter is compiled once per direction (and per tap kind). The
+// blocks of a chunk are filtered grouped by that function.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "filters/simd_init.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "filters/cdef/cdef_simd.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace daedalus {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// Everything below works on 128-bit lanes, which SCALAR lacks; the reference
+// is its rung.
+void CdefBlockRows(const Frame& dst, const ConstFrame& src,
+                   const CdefParams& params, int by_begin, int by_end) {
+  CdefDsp ref;
+  cdef_dsp_init_ref(&ref);
+  ref.block_rows(dst, src, params, by_begin, by_end);
+}
+#else
+
+// An unavailable tap holds 0x8000: the least int16 (signed max ignores it) and
+// above every sample as uint16 (unsigned min ignores it). Its distance to any
+// sample is 0x8000 - px >= 0x7F01 as uint16, and 0x7F01 >> 6 = 508 exceeds
+// every strength (<= 15), so constrain() gives 0 for every shift <= 6
+// (damping <= 6 minus floor(log2(strength)) >= 0).
+constexpr uint16_t kUnavailable = 0x8000;
+
+constexpr int kChunk = 64;  // blocks staged at once
+// Staged row pitch: a block on either side of 8 kChunk samples, and what
+// lay_out and lay_out_pair read past them.
+constexpr int kPitch = 8 * kChunk + 64;
+constexpr int kMaxRows = 12;  // 8 block rows and 2 each side
+// Laid-out blocks: the chunk, one either side, and what lay_out_pair writes
+// past them.
+constexpr int kMaxLaidOut = (kChunk + 8) * kMaxRows * 8;
+
+using DU = hn::CappedTag<uint16_t, 32>;
+
+// AV1 Cdef_Directions (kCdefDirections, usable as template arguments).
+constexpr int8_t kDirs[8][2][2] = {
+    {{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}}, {{0, 1}, {0, 2}},
+    {{0, 1}, {1, 2}},   {{1, 1}, {2, 2}},  {{1, 0}, {2, 1}},
+    {{1, 0}, {2, 0}},   {{1, 0}, {2, -1}},
+};
+
+// One block's filter (cdef_filter_block_ref's derived constants).
+struct Strength {
+  int pri, sec;  // 0: no such taps
+  int pri_shift, sec_shift;
+  int w0, w1;  // primary weights
+};
+
+Strength make_strength(int pri, int sec, int damping) {
+  auto log2 = [](int v) { return int(std::bit_width(unsigned(v))) - 1; };
+  const int w0 = 4 - (pri & 1);
+  return {pri, sec, pri ? std::max(0, damping - log2(pri)) : 0,
+          sec ? std::max(0, damping - log2(sec)) : 0, w0, (w0 & 3) | 2};
+}
+
+int effective_sec(int sec) { return sec == 3 ? 4 : sec; }
+
+// ------------------------------------------------------------------ staging
+
+// Samples [xa, xb) of row y, widened.
+void widen_row(const ConstPlane& p, int y, int xa, int xb,
+               uint16_t* HWY_RESTRICT out) {
+  const DU d;
+  const hn::Rebind<uint8_t, DU> d8;
+  const int n = xb - xa, N = int(hn::Lanes(d));
+  const uint8_t* s = &p.at(xa, y);
+  int i = 0;
+  if (p.step == 1) {
+    if (n >= N) {
+      for (; i + N <= n; i += N)
+        hn::StoreU(hn::PromoteTo(d, hn::LoadU(d8, s + i)), d, out + i);
+      if (i < n)
+        hn::StoreU(hn::PromoteTo(d, hn::LoadU(d8, s + n - N)), d, out + n - N);
+      return;
+    }
+  } else if (p.step == 2) {
+    // The loads also read the other channel's byte after each sample; the
+    // last sample is left to the scalar loop so that none reads past it.
+    hn::Vec<decltype(d8)> even, odd;
+    for (; i + N < n; i += N) {
+      hn::LoadInterleaved2(d8, s + 2 * i, even, odd);
+      hn::StoreU(hn::PromoteTo(d, even), d, out + i);
+    }
+  }
+  for (; i < n; i++) out[i] = s[i * p.step];
+}
+
+// Columns [x, x + n) of rows [y, y + rows) of `p`, row r at out + r pitch,
+// samples outside the plane as kUnavailable.
+void stage(const ConstPlane& p, int x, int y, int n, int rows, int pitch,
+           uint16_t* HWY_RESTRICT out) {
+  const int xa = std::clamp(x, 0, p.width), xb = std::clamp(x + n, 0, p.width);
+  for (int r = 0; r < rows; r++, out += pitch) {
+    if (y + r < 0 || y + r >= p.height || xa >= xb) {
+      std::fill(out, out + n, kUnavailable);
+      continue;
+    }
+    std::fill(out, out + (xa - x), kUnavailable);
+    std::fill(out + (xb - x), out + n, kUnavailable);
+    widen_row(p, y + r, xa, xb, out + (xa - x));
+  }
+}
+
+// v_k holds row k of R = Lanes(d) / 8 (1, 2 or 4) consecutive blocks, one
+// per 128-bit lane; afterwards v_k holds rows 0..R-1 of block k.
+template <class D, class V>
+HWY_INLINE void transpose_blocks(D d, V& v0, V& v1, V& v2, V& v3) {
+  const size_t R = hn::Lanes(d) / 8;
+  if (R == 2) {
+    const V w0 = hn::ConcatLowerLower(d, v1, v0);
+    v1 = hn::ConcatUpperUpper(d, v1, v0);
+    v0 = w0;
+  } else if (R == 4) {
+    const V t0 = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(v1), v0);
+    const V t1 = hn::OddEvenBlocks(v1, hn::SwapAdjacentBlocks(v0));
+    const V t2 = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(v3), v2);
+    const V t3 = hn::OddEvenBlocks(v3, hn::SwapAdjacentBlocks(v2));
+    v0 = hn::ConcatLowerLower(d, t2, t0);
+    v1 = hn::ConcatLowerLower(d, t3, t1);
+    v2 = hn::ConcatUpperUpper(d, t2, t0);
+    v3 = hn::ConcatUpperUpper(d, t3, t1);
+  }
+}
+
+// Lays out n blocks of a staged chunk, block j from staged columns
+// [8 j, 8 j + 8): its `rows` rows of 8 from out + j rows 8 (and up to 3
+// blocks more, from the staged row's padding).
+void lay_out(const uint16_t* HWY_RESTRICT staged, int pitch, int rows, int n,
+             uint16_t* HWY_RESTRICT out) {
+  const DU d;
+  const int R = int(hn::Lanes(d)) / 8, block = rows * 8;
+  for (int j = 0; j < n; j += R) {
+    for (int r = 0; r < rows; r += R) {
+      const uint16_t* s = staged + r * pitch + 8 * j;
+      auto v0 = hn::LoadU(d, s), v1 = v0, v2 = v0, v3 = v0;
+      if (R > 1) v1 = hn::LoadU(d, s + pitch);
+      if (R > 2) v2 = hn::LoadU(d, s + 2 * pitch);
+      if (R > 2) v3 = hn::LoadU(d, s + 3 * pitch);
+      transpose_blocks(d, v0, v1, v2, v3);
+      uint16_t* o = out + j * block + r * 8;
+      hn::Store(v0, d, o);
+      if (R > 1) hn::Store(v1, d, o + block);
+      if (R > 2) hn::Store(v2, d, o + 2 * block);
+      if (R > 2) hn::Store(v3, d, o + 3 * block);
+    }
+  }
+}
+
+// The same for two staged chroma chunks, block j from columns [4 j, 4 j + 4)
+// of U and of V, interleaved (and up to 7 blocks more).
+void lay_out_pair(const uint16_t* HWY_RESTRICT u,
+                  const uint16_t* HWY_RESTRICT v, int pitch, int rows, int n,
+                  uint16_t* HWY_RESTRICT out) {
+  const DU d;
+  const int R = int(hn::Lanes(d)) / 8, block = rows * 8;
+  for (int j = 0; j < n; j += 2 * R) {
+    for (int r = 0; r < rows; r += R) {
+      // Per 128-bit lane m: blocks j + 2 m (lower) and j + 2 m + 1 (upper).
+      const uint16_t* su = u + r * pitch + 4 * j;
+      const uint16_t* sv = v + r * pitch + 4 * j;
+      auto u0 = hn::LoadU(d, su), u1 = u0, u2 = u0, u3 = u0;
+      auto v0 = hn::LoadU(d, sv), v1 = v0, v2 = v0, v3 = v0;
+      if (R > 1) u1 = hn::LoadU(d, su + pitch), v1 = hn::LoadU(d, sv + pitch);
+      if (R > 2) {
+        u2 = hn::LoadU(d, su + 2 * pitch), v2 = hn::LoadU(d, sv + 2 * pitch);
+        u3 = hn::LoadU(d, su + 3 * pitch), v3 = hn::LoadU(d, sv + 3 * pitch);
+      }
+      auto e0 = hn::InterleaveLower(d, u0, v0);
+      auto e1 = hn::InterleaveLower(d, u1, v1);
+      auto e2 = hn::InterleaveLower(d, u2, v2);
+      auto e3 = hn::InterleaveLower(d, u3, v3);
+      auto o0 = hn::InterleaveUpper(d, u0, v0);
+      auto o1 = hn::InterleaveUpper(d, u1, v1);
+      auto o2 = hn::InterleaveUpper(d, u2, v2);
+      auto o3 = hn::InterleaveUpper(d, u3, v3);
+      transpose_blocks(d, e0, e1, e2, e3);
+      transpose_blocks(d, o0, o1, o2, o3);
+      uint16_t* o = out + j * block + r * 8;
+      hn::Store(e0, d, o), hn::Store(o0, d, o + block);
+      if (R > 1) hn::Store(e1, d, o + 2 * block);
+      if (R > 1) hn::Store(o1, d, o + 3 * block);
+      if (R > 2) {
+        hn::Store(e2, d, o + 4 * block), hn::Store(o2, d, o + 5 * block);
+        hn::Store(e3, d, o + 6 * block), hn::Store(o3, d, o + 7 * block);
+      }
+    }
+  }
+}
+
+// --------------------------------------------------------- direction search
+
+template <int kShift, class D, class V>
+HWY_INLINE void diagonal(D d, V v, V& lo, V& hi) {
+  if constexpr (kShift == 0) {
+    lo = hn::Add(lo, v);
+  } else {
+    lo = hn::Add(lo, hn::ShiftLeftLanes<kShift>(d, v));
+    hi = hn::Add(hi, hn::ShiftRightLanes<8 - kShift>(d, v));
+  }
+}
+
+// cost = sum over lanes of line^2 * 840 / count, as (line * f) * (line * g)
+// with f * g = 840 / count: each factor stays within int16 for
+// |line| <= 128 count, and pairs of products add up in int32.
+template <class D32, class V>
+HWY_INLINE hn::Vec<D32> line_cost(D32 d32, V lo, V flo, V glo) {
+  auto sum1 = hn::Zero(d32);
+  const auto sum0 = hn::ReorderWidenMulAccumulate(
+      d32, hn::Mul(lo, flo), hn::Mul(lo, glo), hn::Zero(d32), sum1);
+  return hn::Add(sum0, sum1);
+}
+
+template <class D32, class V>
+HWY_INLINE hn::Vec<D32> line_cost(D32 d32, V lo, V hi, V flo, V glo, V fhi,
+                                  V ghi) {
+  auto sum1 = hn::Zero(d32);
+  auto sum0 = hn::ReorderWidenMulAccumulate(
+      d32, hn::Mul(lo, flo), hn::Mul(lo, glo), hn::Zero(d32), sum1);
+  sum0 = hn::ReorderWidenMulAccumulate(d32, hn::Mul(hi, fhi), hn::Mul(hi, ghi),
+                                       sum0, sum1);
+  return hn::Add(sum0, sum1);
+}
+
+// Per 128-bit lane: the sums of the lanes of a, b, c and e, in that order.
+template <class D32, class V>
+HWY_INLINE V reduce4(D32 d32, V a, V b, V c, V e) {
+  const hn::Repartition<int64_t, D32> d64;
+  const V ab = hn::Add(hn::InterleaveLower(d32, a, b),
+                       hn::InterleaveUpper(d32, a, b));
+  const V ce = hn::Add(hn::InterleaveLower(d32, c, e),
+                       hn::InterleaveUpper(d32, c, e));
+  const auto ab64 = hn::BitCast(d64, ab), ce64 = hn::BitCast(d64, ce);
+  return hn::Add(hn::BitCast(d32, hn::InterleaveLower(d64, ab64, ce64)),
+                 hn::BitCast(d32, hn::InterleaveUpper(d64, ab64, ce64)));
+}
+
+// Weights of the lines as int16 factor pairs (see line_cost). Diagonals
+// (directions 0, 4): line n < 8 of count n + 1 in lane n of lo, line 8 + k of
+// count 7 - k in lane k of hi. Directions 1, 3, 5, 7: counts 2, 4, 6, 8, ...
+// in lo, 6, 4, 2 in hi. Directions 2, 6: count 8.
+alignas(16) constexpr int16_t kDiagLoF[8] = {28, 20, 14, 14, 12, 10, 10, 7};
+alignas(16) constexpr int16_t kDiagLoG[8] = {30, 21, 20, 15, 14, 14, 12, 15};
+alignas(16) constexpr int16_t kDiagHiF[8] = {10, 10, 12, 14, 14, 20, 28, 0};
+alignas(16) constexpr int16_t kDiagHiG[8] = {12, 14, 14, 15, 20, 21, 30, 0};
+alignas(16) constexpr int16_t kHalfLoF[8] = {20, 14, 10, 7, 7, 7, 7, 7};
+alignas(16) constexpr int16_t kHalfLoG[8] = {21, 15, 14, 15, 15, 15, 15, 15};
+alignas(16) constexpr int16_t kHalfHiF[8] = {10, 14, 20, 0, 0, 0, 0, 0};
+alignas(16) constexpr int16_t kHalfHiG[8] = {14, 15, 21, 0, 0, 0, 0, 0};
+
+// Lines of the diagonal directions 0 (i + j) and 4 (7 + i - j, summed as
+// 7 - i + j, which has the same counts) of rows x0..x7.
+template <class D, class V>
+HWY_INLINE void diagonals(D d, V x0, V x1, V x2, V x3, V x4, V x5, V x6, V x7,
+                          V& lo0, V& hi0, V& lo4, V& hi4) {
+  diagonal<0>(d, x0, lo0, hi0), diagonal<7>(d, x0, lo4, hi4);
+  diagonal<1>(d, x1, lo0, hi0), diagonal<6>(d, x1, lo4, hi4);
+  diagonal<2>(d, x2, lo0, hi0), diagonal<5>(d, x2, lo4, hi4);
+  diagonal<3>(d, x3, lo0, hi0), diagonal<4>(d, x3, lo4, hi4);
+  diagonal<4>(d, x4, lo0, hi0), diagonal<3>(d, x4, lo4, hi4);
+  diagonal<5>(d, x5, lo0, hi0), diagonal<2>(d, x5, lo4, hi4);
+  diagonal<6>(d, x6, lo0, hi0), diagonal<1>(d, x6, lo4, hi4);
+  diagonal<7>(d, x7, lo0, hi0), diagonal<0>(d, x7, lo4, hi4);
+}
+
+// Lines of directions 7 (i / 2 + j) and 5 (3 - i / 2 + j) from the sums of
+// row pairs p0..p3.
+template <class D, class V>
+HWY_INLINE void half_slopes(D d, V p0, V p1, V p2, V p3, V& lo7, V& hi7,
+                            V& lo5, V& hi5) {
+  diagonal<0>(d, p0, lo7, hi7), diagonal<3>(d, p0, lo5, hi5);
+  diagonal<1>(d, p1, lo7, hi7), diagonal<2>(d, p1, lo5, hi5);
+  diagonal<2>(d, p2, lo7, hi7), diagonal<1>(d, p2, lo5, hi5);
+  diagonal<3>(d, p3, lo7, hi7), diagonal<0>(d, p3, lo5, hi5);
+}
+
+// Per 128-bit lane, from the 2 x 2 transposes lo (rows 0-3) and hi (rows
+// 4-7) of two column pairs: the sum of those columns.
+template <class D, class V32>
+HWY_INLINE hn::Vec<D> column_pair(D d, V32 lo, V32 hi) {
+  const hn::Repartition<int64_t, D> d64;
+  const auto l = hn::BitCast(d64, lo), h = hn::BitCast(d64, hi);
+  return hn::Add(hn::BitCast(d, hn::InterleaveLower(d64, l, h)),
+                 hn::BitCast(d, hn::InterleaveUpper(d64, l, h)));
+}
+
+// Direction and variance of n staged luma blocks; block j's row i starts at
+// rows + i kPitch + 8 j. Each 128-bit lane holds one row of one block; the
+// lines of directions 1, 3 and 2 are those of 7, 5 and 6 on the transposed
+// block.
+void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
+               int* HWY_RESTRICT var) {
+  const hn::CappedTag<int16_t, 32> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const hn::Repartition<int32_t, decltype(d)> d32;
+  using V = hn::Vec<decltype(d)>;
+  using V32 = hn::Vec<decltype(d32)>;
+  const int per = int(hn::Lanes(d)) / 8;  // blocks per vector
+  const V dlf = hn::LoadDup128(d, kDiagLoF), dlg = hn::LoadDup128(d, kDiagLoG);
+  const V dhf = hn::LoadDup128(d, kDiagHiF), dhg = hn::LoadDup128(d, kDiagHiG);
+  const V hlf = hn::LoadDup128(d, kHalfLoF), hlg = hn::LoadDup128(d, kHalfLoG);
+  const V hhf = hn::LoadDup128(d, kHalfHiF), hhg = hn::LoadDup128(d, kHalfHiG);
+  const V f8 = hn::Set(d, 7), g8 = hn::Set(d, 15), zero = hn::Zero(d);
+  const V bias = hn::Set(d, 128);
+
+  for (int b = 0; b < n; b += per) {
+    auto row = [&](int i) HWY_ATTR {
+      return hn::Sub(hn::BitCast(d, hn::LoadU(du, rows + i * kPitch + 8 * b)),
+                     bias);
+    };
+    const V x0 = row(0), x1 = row(1), x2 = row(2), x3 = row(3);
+    const V x4 = row(4), x5 = row(5), x6 = row(6), x7 = row(7);
+
+    // Each direction's cost right after its lines, to keep few vectors live.
+    V lo0 = zero, hi0 = zero, lo4 = zero, hi4 = zero;
+    diagonals(d, x0, x1, x2, x3, x4, x5, x6, x7, lo0, hi0, lo4, hi4);
+    const V32 c0 = line_cost(d32, lo0, hi0, dlf, dlg, dhf, dhg);
+    const V32 c4 = line_cost(d32, lo4, hi4, dlf, dlg, dhf, dhg);
+
+    const V p0 = hn::Add(x0, x1), p1 = hn::Add(x2, x3);
+    const V p2 = hn::Add(x4, x5), p3 = hn::Add(x6, x7);
+    V lo7 = zero, hi7 = zero, lo5 = zero, hi5 = zero;
+    half_slopes(d, p0, p1, p2, p3, lo7, hi7, lo5, hi5);
+    const V32 c5 = line_cost(d32, lo5, hi5, hlf, hlg, hhf, hhg);
+    const V32 c7 = line_cost(d32, lo7, hi7, hlf, hlg, hhf, hhg);
+    const V32 c6 =
+        line_cost(d32, hn::Add(hn::Add(p0, p1), hn::Add(p2, p3)), f8, g8);
+
+    // Transposed: q0..q3 are the sums of column pairs, each a vector of rows.
+    const V32 a0 = hn::BitCast(d32, hn::InterleaveLower(d, x0, x1));
+    const V32 a1 = hn::BitCast(d32, hn::InterleaveUpper(d, x0, x1));
+    const V32 a2 = hn::BitCast(d32, hn::InterleaveLower(d, x2, x3));
+    const V32 a3 = hn::BitCast(d32, hn::InterleaveUpper(d, x2, x3));
+    const V32 a4 = hn::BitCast(d32, hn::InterleaveLower(d, x4, x5));
+    const V32 a5 = hn::BitCast(d32, hn::InterleaveUpper(d, x4, x5));
+    const V32 a6 = hn::BitCast(d32, hn::InterleaveLower(d, x6, x7));
+    const V32 a7 = hn::BitCast(d32, hn::InterleaveUpper(d, x6, x7));
+    const V q0 = column_pair(d, hn::InterleaveLower(d32, a0, a2),
+                             hn::InterleaveLower(d32, a4, a6));
+    const V q1 = column_pair(d, hn::InterleaveUpper(d32, a0, a2),
+                             hn::InterleaveUpper(d32, a4, a6));
+    const V q2 = column_pair(d, hn::InterleaveLower(d32, a1, a3),
+                             hn::InterleaveLower(d32, a5, a7));
+    const V q3 = column_pair(d, hn::InterleaveUpper(d32, a1, a3),
+                             hn::InterleaveUpper(d32, a5, a7));
+    V lo1 = zero, hi1 = zero, lo3 = zero, hi3 = zero;
+    half_slopes(d, q0, q1, q2, q3, lo1, hi1, lo3, hi3);
+    const V32 c1 = line_cost(d32, lo1, hi1, hlf, hlg, hhf, hhg);
+    const V32 c3 = line_cost(d32, lo3, hi3, hlf, hlg, hhf, hhg);
+    const V32 c2 =
+        line_cost(d32, hn::Add(hn::Add(q0, q1), hn::Add(q2, q3)), f8, g8);
+
+    const V32 cost_lo = reduce4(d32, c0, c1, c2, c3);
+    const V32 cost_hi = reduce4(d32, c4, c5, c6, c7);
+    V32 best = hn::Max(cost_lo, cost_hi);
+    best = hn::Max(best, hn::Shuffle2301(best));
+    best = hn::Max(best, hn::Shuffle1032(best));
+
+    // The first direction of the best cost, and its gain over the orthogonal
+    // one (4 lanes on, in the other vector).
+    alignas(64) int32_t cost[2][16], top[16];
+    uint8_t lo_bits[16] = {}, hi_bits[16] = {};
+    hn::Store(cost_lo, d32, cost[0]);
+    hn::Store(cost_hi, d32, cost[1]);
+    hn::Store(best, d32, top);
+    hn::StoreMaskBits(d32, hn::Eq(cost_lo, best), lo_bits);
+    hn::StoreMaskBits(d32, hn::Eq(cost_hi, best), hi_bits);
+    uint64_t lo_mask, hi_mask;
+    std::memcpy(&lo_mask, lo_bits, 8);
+    std::memcpy(&hi_mask, hi_bits, 8);
+    for (int j = 0; j < per && b + j < n; j++) {
+      const unsigned code = unsigned((lo_mask >> (4 * j)) & 15) |
+                            unsigned(((hi_mask >> (4 * j)) & 15) << 4);
+      const int best_dir = std::countr_zero(code);
+      dir[b + j] = best_dir;
+      const int other = cost[(best_dir >> 2) ^ 1][4 * j + (best_dir & 3)];
+      var[b + j] = (top[4 * j] - other) >> 10;
+    }
+  }
+}
+
+// ------------------------------------------------------------------- filter
+
+// The samples at (dy, dx) from those of the vector at p, in a layout of kRows
+// rows (and 2 each side) of 8 lanes per block, kColBytes per column.
+template <int kDy, int kDx, int kColBytes, int kRows, class D>
+HWY_INLINE hn::Vec<D> load_tap(D d, const uint16_t* HWY_RESTRICT p) {
+  constexpr int kBlock = (kRows + 4) * 8;
+  const uint16_t* q = p + kDy * 8;
+  if constexpr (kDx > 0) {
+    return hn::CombineShiftRightBytes<kDx * kColBytes>(
+        d, hn::LoadU(d, q + kBlock), hn::LoadU(d, q));
+  } else if constexpr (kDx < 0) {
+    return hn::CombineShiftRightBytes<16 + kDx * kColBytes>(
+        d, hn::LoadU(d, q), hn::LoadU(d, q - kBlock));
+  } else {
+    return hn::LoadU(d, q);
+  }
+}
+
+// constrain(tap - px, strength, shift) of tap k (sign +-1) of direction kDir;
+// with kClip, the tap joins the min/max.
+template <int kDir, int kK, int kSign, bool kClip, int kColBytes, int kRows,
+          class D, class V = hn::Vec<D>,
+          class VI = hn::Vec<hn::RebindToSigned<D>>>
+HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
+                  int shift, V& lo, VI& hi) {
+  const hn::RebindToSigned<D> di;
+  const V v = load_tap<kSign * kDirs[kDir][kK][0], kSign * kDirs[kDir][kK][1],
+                       kColBytes, kRows>(d, p);
+  if constexpr (kClip) {
+    lo = hn::Min(lo, v);
+    hi = hn::Max(hi, hn::BitCast(di, v));
+  }
+  const VI diff = hn::BitCast(di, hn::Sub(v, px));
+  const V dist = hn::BitCast(d, hn::Abs(diff));
+  const VI limit = hn::BitCast(
+      di, hn::SaturatedSub(strength, hn::ShiftRightSame(dist, shift)));
+  return hn::Min(hn::Max(diff, hn::Neg(limit)), limit);
+}
+
+// One block to filter: its layout, strengths and first destination row (of
+// U and of V for an interleaved pair).
+struct Job {
+  const uint16_t* blk;
+  const Strength* s;
+  uint8_t* out[2];
+};
+
+// The destination planes of a run of jobs.
+struct Sink {
+  ptrdiff_t stride[2];
+  int step[2];
+};
+
+template <int kW>
+HWY_INLINE void put_rows(const uint8_t* HWY_RESTRICT v, int rows, uint8_t* o,
+                         ptrdiff_t stride, int step) {
+  for (int r = 0; r < rows; r++, o += stride, v += kW) {
+    if (step == 1) {
+      std::memcpy(o, v, kW);
+    } else {
+      for (int c = 0; c < kW; c++) o[c * step] = v[c];
+    }
+  }
+}
+
+// Writes the filtered rows [row, row + lanes / 8) of a block to rows from
+// out[0] (and out[1]).
+template <int kColBytes, class D, class VI>
+HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
+                             const Sink& sink) {
+  const int rows = int(hn::Lanes(d)) / 8;
+  alignas(64) uint8_t v[2][32];
+  if constexpr (kColBytes == 2) {
+    const hn::Rebind<uint8_t, D> d8;
+    hn::Store(hn::DemoteTo(d8, res), d8, v[0]);
+    put_rows<8>(v[0], rows, out[0] + row * sink.stride[0],
+                sink.stride[0], sink.step[0]);
+  } else {
+    const hn::Repartition<int32_t, D> d32;
+    const hn::Rebind<uint8_t, decltype(d32)> d8;
+    const auto uv = hn::BitCast(d32, res);
+    hn::Store(hn::DemoteTo(d8, hn::And(uv, hn::Set(d32, 0xFFFF))), d8, v[0]);
+    hn::Store(hn::DemoteTo(d8, hn::ShiftRight<16>(uv)), d8, v[1]);
+    for (int p = 0; p < 2; p++)
+      put_rows<4>(v[p], rows, out[p] + row * sink.stride[p],
+                  sink.stride[p], sink.step[p]);
+  }
+}
+
+// Filters a laid-out block into the sink. Only with both tap
+// kinds can the result leave the range of its taps: with one kind the weights
+// add up to 12, and (8 + 12 D) >> 4 <= D for any D >= 1 (the largest
+// distance to a tap on the side of the sum), so no clip is needed.
+template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
+HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
+  constexpr bool kClip = kPri && kSec;
+  constexpr int kD2 = (kDir + 2) & 7, kD6 = (kDir + 6) & 7;
+  const DU d;
+  const hn::RebindToSigned<DU> di;
+  const int N = int(hn::Lanes(d));
+  const Strength& s = *job.s;
+  const auto pri = hn::Set(d, uint16_t(s.pri));
+  const auto sec = hn::Set(d, uint16_t(s.sec));
+  const auto w0 = hn::Set(di, int16_t(s.w0)), w1 = hn::Set(di, int16_t(s.w1));
+  const auto round = hn::Set(di, 8);
+  const int ps = s.pri_shift, ss = s.sec_shift;
+  for (int i = 0; i < kRows * 8; i += N) {
+    const uint16_t* p = job.blk + 16 + i;
+    const auto px = hn::LoadU(d, p);
+    auto lo = px;
+    auto hi = hn::BitCast(di, px);
+    auto sum = hn::Zero(di);
+#define DAEDALUS_TAP(dir, k, sign, str, shift) \
+  tap<dir, k, sign, kClip, kColBytes, kRows>(d, p, px, str, shift, lo, hi)
+    if constexpr (kPri) {
+      const auto k0 = hn::Add(DAEDALUS_TAP(kDir, 0, 1, pri, ps),
+                              DAEDALUS_TAP(kDir, 0, -1, pri, ps));
+      const auto k1 = hn::Add(DAEDALUS_TAP(kDir, 1, 1, pri, ps),
+                              DAEDALUS_TAP(kDir, 1, -1, pri, ps));
+      sum = hn::Add(hn::Mul(k0, w0), hn::Mul(k1, w1));
+    }
+    if constexpr (kSec) {
+      const auto k0 = hn::Add(hn::Add(DAEDALUS_TAP(kD2, 0, 1, sec, ss),
+                                      DAEDALUS_TAP(kD2, 0, -1, sec, ss)),
+                              hn::Add(DAEDALUS_TAP(kD6, 0, 1, sec, ss),
+                                      DAEDALUS_TAP(kD6, 0, -1, sec, ss)));
+      const auto k1 = hn::Add(hn::Add(DAEDALUS_TAP(kD2, 1, 1, sec, ss),
+                                      DAEDALUS_TAP(kD2, 1, -1, sec, ss)),
+                              hn::Add(DAEDALUS_TAP(kD6, 1, 1, sec, ss),
+                                      DAEDALUS_TAP(kD6, 1, -1, sec, ss)));
+      sum = hn::Add(sum, hn::Add(hn::Add(k0, k0), k1));
+    }
+#undef DAEDALUS_TAP
+    // (8 + sum - (sum < 0)) >> 4
+    sum = hn::Add(sum, hn::Add(round, hn::ShiftRight<15>(sum)));
+    auto res = hn::Add(hn::BitCast(di, px), hn::ShiftRight<4>(sum));
+    if constexpr (kClip) res = hn::Min(hn::Max(res, hn::BitCast(di, lo)), hi);
+    store_result<kColBytes>(di, res, i / 8, job.out, sink);
+  }
+}
+
+template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
+void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
+  for (int k = 0; k < n; k++)
+    filter_block<kDir, kPri, kSec, kColBytes, kRows>(jobs[k], sink);
+}
+
+using FilterFn = void (*)(const Job*, int, const Sink&);
+// [variant: both, primary only, secondary only][direction]
+using FilterTable = std::array<std::array<FilterFn, 8>, 3>;
+
+template <int kColBytes, int kRows, size_t... kDir>
+constexpr FilterTable filter_table(std::index_sequence<kDir...>) {
+  return {{{&filter_blocks<int(kDir), true, true, kColBytes, kRows>...},
+           {&filter_blocks<int(kDir), true, false, kColBytes, kRows>...},
+           {&filter_blocks<int(kDir), false, true, kColBytes, kRows>...}}};
+}
+
+// The filter function of a block, as an index into a FilterTable (variant
+// times 8 plus direction), or kCopy.
+constexpr uint8_t kCopy = 24;
+uint8_t filter_key(const Strength& s, int dir) {
+  if (!s.pri && !s.sec) return kCopy;
+  return uint8_t(8 * (s.pri ? (s.sec ? 0 : 1) : 2) + dir);
+}
+
+// Calls f(k, blocks) for each key k <= kCopy in key[0..kChunk), with the bit
+// mask of the blocks that have it: blocks are filtered grouped by key, one
+// call per key and chunk, though directions vary from block to block.
+template <class F>
+void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
+  const hn::CappedTag<uint8_t, kChunk> d;
+  const int N = int(hn::Lanes(d));
+  uint64_t present = 0;
+  for (int j = 0; j < kChunk; j++) present |= uint64_t(1) << (key[j] & 63);
+  present &= (uint64_t(2) << kCopy) - 1;
+  for (; present; present &= present - 1) {
+    const int k = std::countr_zero(present);
+    uint64_t blocks = 0;
+    for (int j = 0; j < kChunk; j += N) {
+      uint8_t bits[8] = {};
+      hn::StoreMaskBits(
+          d, hn::Eq(hn::Load(d, key + j), hn::Set(d, uint8_t(k))), bits);
+      uint64_t word;
+      std::memcpy(&word, bits, 8);
+      blocks |= word << j;
+    }
+    f(k, blocks);
+  }
+}
+
+// ------------------------------------------------------ copies, prefetches
+
+// Rows [y, y + rows) of p (those in the plane).
+void prefetch_rows(const ConstPlane& p, int y, int rows) {
+  for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
+    for (int c = 0; c < p.width * p.step; c += 64)
+      hwy::Prefetch(p.row(r) + c);
+}
+
+void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
+               int y1) {
+  if (x0 >= x1) return;
+  for (int y = y0; y < y1; y++) {
+    if (src.step == 1 && dst.step == 1) {
+      std::memcpy(&dst.at(x0, y), &src.at(x0, y), size_t(x1 - x0));
+    } else {
+      for (int x = x0; x < x1; x++) dst.at(x, y) = src.at(x, y);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the rows
+
+constexpr FilterTable kLumaTable =
+    filter_table<2, 8>(std::make_index_sequence<8>());
+constexpr FilterTable kPair420Table =
+    filter_table<4, 4>(std::make_index_sequence<8>());
+constexpr FilterTable kPair422Table =
+    filter_table<4, 8>(std::make_index_sequence<8>());
+
+// A band's frame-wide constants and scratch space.
+struct Band {
+  Band(const Frame& dst_, const ConstFrame& src_, const CdefParams& params_)
+      : dst(dst_), src(src_), params(params_) {
+    for (int pri = 0; pri < 16; pri++)
+      luma_str[pri] = make_strength(pri, effective_sec(params.sec_strength),
+                                    params.damping);
+  }
+
+  const Frame& dst;
+  const ConstFrame& src;
+  const CdefParams& params;
+  const int nb = src.planes[0].width / 8;
+  const int sy = src.chroma_shift_y;
+  const int cw = 8 >> src.chroma_shift_x, ch = 8 >> sy;
+  // 4:4:4 chroma planes are filtered one at a time like luma, others as
+  // pairs.
+  const FilterTable& uv_table =
+      cw == 8 ? kLumaTable : (ch == 8 ? kPair422Table : kPair420Table);
+  Strength luma_str[16];
+  const Strength uv_str =
+      make_strength(params.uv_pri_strength,
+                    effective_sec(params.uv_sec_strength), params.damping - 1);
+  const bool uv_on = src.num_planes == 3 && (uv_str.pri || uv_str.sec);
+
+  // Luma, a 4:4:4 chroma plane, or U and V at half the pitch.
+  alignas(64) uint16_t staged[kMaxRows * kPitch] = {};
+  uint16_t* const staged_v = staged + kMaxRows * kPitch / 2;
+  alignas(64) uint16_t laid[kMaxLaidOut];
+  int dir[kChunk] = {}, var[kChunk] = {};
+  alignas(64) uint8_t key[kChunk];
+  const Strength* str[kChunk];
+  Job jobs[kChunk];
+};
+
+// Iterates over the set bits of a block mask.
+template <class F>
+HWY_INLINE void for_each_bit(uint64_t bits, F f) {
+  for (; bits; bits &= bits - 1) f(std::countr_zero(bits));
+}
+
+// Filters blocks [b0, b0 + n) of plane p (luma or 4:4:4 chroma) at row y,
+// laid out, by w.key with strengths w.str (kCopy: copied).
+void filter_plane(Band& w, int p, int y, int b0, int n) {
+  const ConstPlane& src = w.src.planes[p];
+  const Plane& dst = w.dst.planes[p];
+  for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
+    int count = 0;
+    for_each_bit(blocks, [&](int j) HWY_ATTR {
+      const int x = 8 * (b0 + j);
+      if (j >= n) return;
+      if (k == kCopy)
+        copy_rect(dst, src, x, x + 8, y, y + 8);
+      else
+        w.jobs[count++] = {w.laid + (j + 1) * 96, w.str[j], {&dst.at(x, y)}};
+    });
+    if (count)
+      kLumaTable[k >> 3][k & 7](w.jobs, count, {{dst.stride}, {dst.step}});
+  });
+}
+
+// Luma blocks [b0, b0 + n) of the block row at y0: the direction search and
+// the filter.
+void luma_chunk(Band& w, int y0, int b0, int n) {
+  const int pri = w.params.pri_strength;
+  // Blocks b0 - 1 to b0 + n (the outer ones for the taps).
+  stage(w.src.planes[0], 8 * b0 - 8, y0 - 2, 8 * n + 16, 12, kPitch, w.staged);
+  if (pri > 0 || w.params.uv_pri_strength > 0)
+    find_dirs(w.staged + 2 * kPitch + 8, n, w.dir, w.var);
+  lay_out(w.staged, kPitch, 12, n + 2, w.laid);
+  std::fill(w.key + n, w.key + kChunk, 63);
+  for (int j = 0; j < n; j++) {
+    w.str[j] = &w.luma_str[cdef_adjust_strength(pri, w.var[j])];
+    w.key[j] = filter_key(*w.str[j], pri > 0 ? w.dir[j] : 0);
+  }
+  filter_plane(w, 0, y0, b0, n);
+}
+
+// The chroma blocks [b0, b0 + n) of the block row at chroma row cy0 (after
+// luma_chunk: its directions), those from uv_blocks[p] on outside plane p.
+void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
+  std::fill(w.key + n, w.key + kChunk, 63);
+  for (int j = 0; j < n; j++) {
+    int d = 0;
+    if (w.params.uv_pri_strength > 0) {
+      const bool dir422 = w.cw == 4 && w.ch == 8;
+      d = dir422 ? int(kCdefDir422[w.dir[j]]) : w.dir[j];
+    }
+    w.key[j] = filter_key(w.uv_str, d);
+    w.str[j] = &w.uv_str;
+  }
+  if (w.cw == 8) {
+    for (int p = 1; p < 3; p++) {
+      if (b0 >= uv_blocks[p]) continue;
+      stage(w.src.planes[p], 8 * b0 - 8, cy0 - 2, 8 * n + 16, 12, kPitch,
+            w.staged);
+      lay_out(w.staged, kPitch, 12, n + 2, w.laid);
+      filter_plane(w, p, cy0, b0, std::min(n, uv_blocks[p] - b0));
+    }
+    return;
+  }
+  stage(w.src.planes[1], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
+        kPitch / 2, w.staged);
+  stage(w.src.planes[2], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
+        kPitch / 2, w.staged_v);
+  lay_out_pair(w.staged, w.staged_v, kPitch / 2, w.ch + 4, n + 2, w.laid);
+  const Plane& u = w.dst.planes[1];
+  const Plane& v = w.dst.planes[2];
+  const Sink sink = {{u.stride, v.stride}, {u.step, v.step}};
+  // Blocks outside one of the planes are filtered into `spill` (rows of 4
+  // of U, then of V) and copied to the other plane from there.
+  const int both = std::min(uv_blocks[1], uv_blocks[2]) - b0;
+  uint8_t spill[kChunk][2][32];
+  int spilled_blocks[kChunk];
+  for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
+    int count = 0, spilled = 0;
+    for_each_bit(blocks, [&](int j) HWY_ATTR {
+      const int b = b0 + j;
+      const uint16_t* blk = w.laid + (j + 1) * (w.ch + 4) * 8;
+      if (j < both) {
+        w.jobs[count++] = {blk, &w.uv_str,
+                           {&u.at(4 * b, cy0), &v.at(4 * b, cy0)}};
+      } else {
+        w.jobs[kChunk - 1 - spilled] = {blk, &w.uv_str,
+                                        {spill[spilled][0], spill[spilled][1]}};
+        spilled_blocks[spilled++] = b;
+      }
+    });
+    const FilterFn fn = w.uv_table[k >> 3][k & 7];
+    if (count) fn(w.jobs, count, sink);
+    if (!spilled) return;
+    fn(w.jobs + kChunk - spilled, spilled, {{4, 4}, {1, 1}});
+    for (int i = 0; i < spilled; i++)
+      for (int p = 1; p < 3; p++) {
+        const Plane& dst = w.dst.planes[p];
+        const int b = spilled_blocks[i];
+        if (b < uv_blocks[p])
+          put_rows<4>(spill[i][p - 1], w.ch, &dst.at(4 * b, cy0), dst.stride,
+                      dst.step);
+      }
+  });
+}
+
+void CdefBlockRows(const Frame& dst, const ConstFrame& src,
+                   const CdefParams& params, int by_begin, int by_end) {
+  Band w(dst, src, params);
+  const ConstPlane& luma = src.planes[0];
+  for (int by = by_begin; by < by_end; by++) {
+    const int y0 = 8 * by, cy0 = y0 >> w.sy;
+    const bool full = y0 + 8 <= luma.height;
+    // Chroma blocks [0, uv_blocks[p]) of this row are filtered.
+    int uv_blocks[3] = {0, 0, 0};
+    for (int p = 1; w.uv_on && full && p < 3; p++)
+      if (cy0 + w.ch <= src.planes[p].height)
+        uv_blocks[p] = std::min(w.nb, src.planes[p].width / w.cw);
+    const int uv_any = std::max(uv_blocks[1], uv_blocks[2]);
+    // The rows the next block row reads first and writes.
+    if (by + 1 < by_end) {
+      for (int p = 0; p < src.num_planes; p++) {
+        const int py = p ? w.sy : 0;
+        const int y = (y0 + 8) >> py, h = 8 >> py;
+        prefetch_rows(src.planes[p], y + 2, h);
+        prefetch_rows(dst.planes[p], y, h);
+      }
+    }
+
+    for (int b0 = 0; full && b0 < w.nb; b0 += kChunk) {
+      const int n = std::min(kChunk, w.nb - b0);
+      luma_chunk(w, y0, b0, n);
+      if (b0 < uv_any)
+        chroma_chunk(w, cy0, b0, std::min(n, uv_any - b0), uv_blocks);
+    }
+
+    // What is left unfiltered: a partial block row, the columns right of
+    // the last block, chroma blocks outside their plane.
+    copy_rect(dst.planes[0], luma, full ? 8 * w.nb : 0, luma.width, y0,
+              std::min(y0 + 8, luma.height));
+    for (int p = 1; p < src.num_planes; p++) {
+      const ConstPlane& c = src.planes[p];
+      copy_rect(dst.planes[p], c, w.cw * uv_blocks[p], c.width, cy0,
+                std::min(cy0 + w.ch, c.height));
+    }
+  }
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace
+}  // namespace HWY_NAMESPACE
+}  // namespace daedalus
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace daedalus {
+
+HWY_EXPORT(CdefBlockRows);
+
+void cdef_dsp_init_simd(CdefDsp* dsp) {
+  dsp->block_rows = simd_dispatch(HWY_DISPATCH_TABLE(CdefBlockRows));
+}
+
+}  // namespace daedalus
+#endif

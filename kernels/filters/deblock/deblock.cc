@@ -1,0 +1,122 @@
+#include "daedalus/deblock.h"
+
+#include "daedalus/thread_pool.h"
+#include "daedalus_config.h"
+#if DAEDALUS_HAVE_SIMD
+#include "filters/simd_init.h"
+#endif
+
+#include <algorithm>
+
+namespace daedalus {
+
+// clang-format off
+// H.264 Table 8-16: alpha' by indexA.
+const uint8_t kH264Alpha[52] = {
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    0,   0,   0,   4,   4,   5,   6,   7,   8,   9,  10,  12,  13,
+   15,  17,  20,  22,  25,  28,  32,  36,  40,  45,  50,  56,  63,
+   71,  80,  90, 101, 113, 127, 144, 162, 182, 203, 226, 255, 255,
+};
+
+// H.264 Table 8-16: beta' by indexB.
+const uint8_t kH264Beta[52] = {
+    0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    0,   0,   0,   2,   2,   2,   3,   3,   3,   3,   4,   4,   4,
+    6,   6,   7,   7,   8,   8,   9,   9,  10,  10,  11,  11,  12,
+   12,  13,  13,  14,  14,  15,  15,  16,  16,  17,  17,  18,  18,
+};
+
+// H.264 Table 8-17: tC0' by indexA and bS 1..3.
+const uint8_t kH264Tc0[52][3] = {
+  { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0},
+  { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0},
+  { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 0}, { 0, 0, 1},
+  { 0, 0, 1}, { 0, 0, 1}, { 0, 0, 1}, { 0, 1, 1}, { 0, 1, 1}, { 1, 1, 1},
+  { 1, 1, 1}, { 1, 1, 1}, { 1, 1, 1}, { 1, 1, 2}, { 1, 1, 2}, { 1, 1, 2},
+  { 1, 1, 2}, { 1, 2, 3}, { 1, 2, 3}, { 2, 2, 3}, { 2, 2, 4}, { 2, 3, 4},
+  { 2, 3, 4}, { 3, 3, 5}, { 3, 4, 6}, { 3, 4, 6}, { 4, 5, 7}, { 4, 5, 8},
+  { 4, 6, 9}, { 5, 7,10}, { 6, 8,11}, { 6, 8,13}, { 7,10,14}, { 8,11,16},
+  { 9,12,18}, {10,13,20}, {11,15,23}, {13,17,25},
+};
+
+// H.264 Table 8-15: QPc for qPI 30..51 (below 30, QPc = qPI).
+const uint8_t kH264ChromaQp[22] = {
+  29, 30, 31, 32, 32, 33, 34, 34, 35, 35, 36,
+  36, 37, 37, 37, 38, 38, 38, 39, 39, 39, 39,
+};
+// clang-format on
+
+int h264_chroma_qp(int q) { return q < 30 ? q : kH264ChromaQp[q - 30]; }
+
+bool deblock_params_valid(const DeblockParams& params) {
+  auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
+  return in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
+         in(params.beta_offset, -12, 12) &&
+         in(params.chroma_qp_offset, -12, 12) && in(params.bs, 1, 4) &&
+         (params.block_size == 4 || params.block_size == 8 ||
+          params.block_size == 16);
+}
+
+DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
+                                        bool chroma_plane, bool chroma_filter) {
+  int qp = params.qp;
+  if (chroma_plane)
+    qp = h264_chroma_qp(std::clamp(qp + params.chroma_qp_offset, 0, 51));
+  const int index_a = std::clamp(qp + params.alpha_offset, 0, 51);
+  const int index_b = std::clamp(qp + params.beta_offset, 0, 51);
+
+  DeblockPlaneParams p;
+  p.alpha = kH264Alpha[index_a];
+  p.beta = kH264Beta[index_b];
+  p.tc0 = params.bs < 4 ? kH264Tc0[index_a][params.bs - 1] : 0;
+  p.bs = params.bs;
+  p.block_size = params.block_size;
+  p.chroma_filter = chroma_filter;
+  return p;
+}
+
+bool deblock_is_noop(const DeblockParams& params, bool has_chroma) {
+  // The filter choice does not affect alpha or beta, so it is irrelevant here.
+  if (deblock_plane_active(deblock_plane_params(params, false, false)))
+    return false;
+  return !has_chroma ||
+         !deblock_plane_active(deblock_plane_params(params, true, false));
+}
+
+void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
+                  const DeblockParams& params, DeblockPass pass,
+                  const int first[3], ThreadPool* pool) {
+  // Row bands in multiples of 16 suit vertical edges filtered 16 rows at a
+  // time; column bands in multiples of 64 keep threads off each other's cache
+  // lines. One fork-join over every plane.
+  const bool rows = pass == DeblockPass::VerticalEdges;
+  DeblockPlaneParams pp[3];
+  int left[3] = {0, 0, 0};
+  for (int p = 0; p < frame.num_planes; p++) {
+    pp[p] = deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    if (deblock_plane_active(pp[p]))
+      left[p] = (rows ? frame.planes[p].height : frame.planes[p].width) - first[p];
+  }
+  run_bands(pool, std::span(left, frame.num_planes), rows ? 16 : 64,
+            [&](int p, int begin, int end) {
+              const auto edges = rows ? dsp.vertical_edges : dsp.horizontal_edges;
+              edges(frame.planes[p], pp[p], first[p] + begin, first[p] + end);
+            });
+}
+
+void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
+                   const DeblockParams& params, ThreadPool* pool) {
+  const int whole[3] = {0, 0, 0};
+  deblock_pass(dsp, frame, params, DeblockPass::VerticalEdges, whole, pool);
+  deblock_pass(dsp, frame, params, DeblockPass::HorizontalEdges, whole, pool);
+}
+
+void deblock_dsp_init(DeblockDsp* dsp) {
+  deblock_dsp_init_ref(dsp);
+#if DAEDALUS_HAVE_SIMD
+  deblock_dsp_init_simd(dsp);
+#endif
+}
+
+}  // namespace daedalus

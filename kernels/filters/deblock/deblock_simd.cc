@@ -1,0 +1,513 @@
+// The Highway implementation of the deblock DSP table (ELEMENTS.md,
+// daedalusdeblock). A vector holds one edge position of many independent
+// lines: pass 2 runs a lane per column straight on the plane; pass 1 runs a
+// lane per row on strips of rows transposed into a column-major buffer. Where
+// exact, the arithmetic stays in 8 bits (averages and saturating ops); only the
+// strong luma filter widens to 16.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "filters/deblock/deblock_simd.cc"
+#include <hwy/aligned_allocator.h>
+#include <hwy/cache_control.h>
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "filters/simd_init.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace daedalus {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+enum class Kind { kLumaNormal, kLumaStrong, kChromaNormal, kChromaStrong };
+
+constexpr bool is_chroma(Kind k) {
+  return k == Kind::kChromaNormal || k == Kind::kChromaStrong;
+}
+// Samples an edge's filter reads on its q side (p side: the same).
+constexpr int reach(Kind k) { return is_chroma(k) ? 2 : 4; }
+
+// The strong luma filter sums in 16 bits, so its lines run half as many lanes
+// as the others, in vectors that promote to one full 16-bit vector.
+template <Kind K>
+using LineTag =
+    std::conditional_t<K == Kind::kLumaStrong,
+                       hn::Rebind<uint8_t, hn::ScalableTag<int16_t>>,
+                       hn::ScalableTag<uint8_t>>;
+
+// A plane's thresholds; vectors are made where they are used (scalable
+// vectors cannot be members).
+struct Limits {
+  explicit Limits(const DeblockPlaneParams& pp)
+      : alpha(uint8_t(pp.alpha)),
+        beta(uint8_t(pp.beta)),
+        tc0(uint8_t(pp.tc0)),
+        tc_chroma(uint8_t(pp.tc0 + 1)),
+        near_alpha(uint8_t((pp.alpha >> 2) + 2)) {}
+  uint8_t alpha, beta, tc0, tc_chroma, near_alpha;
+};
+
+template <class V>
+HWY_INLINE V abs_diff(V a, V b) {
+  return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
+}
+
+// (a + b + 1) >> 1. Highway 1.0.3's AverageRound for SVE (not SVE2) wraps
+// the sum at 8 bits, so that target computes it from a | b and a ^ b.
+template <class V>
+HWY_INLINE V avg_round(V a, V b) {
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE_256
+  return hn::Sub(hn::Or(a, b), hn::ShiftRight<1>(hn::Xor(a, b)));
+#else
+  return hn::AverageRound(a, b);
+#endif
+}
+
+// (a + b) >> 1.
+template <class D, class V>
+HWY_INLINE V avg_floor(D d, V a, V b) {
+  return hn::Sub(avg_round(a, b), hn::And(hn::Xor(a, b), hn::Set(d, 1)));
+}
+
+// |p0-q0| < alpha && |p1-p0| < beta && |q1-q0| < beta.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE hn::Mask<D> edge_filtered(D d, V p1, V p0, V q0, V q1,
+                                     const Limits& k) {
+  return hn::And(
+      hn::Lt(abs_diff(p0, q0), hn::Set(d, k.alpha)),
+      hn::Lt(hn::Max(abs_diff(p1, p0), abs_diff(q1, q0)), hn::Set(d, k.beta)));
+}
+
+// p0 + delta and q0 - delta (clip255), delta = clip3(-tc, tc, ((q0 - p0) * 4 +
+// p1 - q1 + 4) >> 3), in 8 bits. With a = (q0 - p0) >> 1, b = (p1 - q1) >> 1
+// and s = (q0 - p0) & 1, delta = a + ((b + 2s + 2) >> 2) before clipping. The
+// averages below hold A = a + 128 and G = ((b + 2s + 2) >> 2) + 33, so
+// A + G = delta + 161; it saturates at 255 only when delta >= 94 > tc.
+template <class D, class V>
+HWY_INLINE void p0_q0(D d, V p1, V p0, V q0, V q1, V tc, V* p0_out, V* q0_out) {
+  const V one = hn::Set(d, 1), bias = hn::Set(d, 161);
+  const V a = avg_round(q0, hn::Not(p0));
+  const V b = avg_round(p1, hn::Not(q1));
+  const V s = hn::And(hn::Xor(q0, p0), one);
+  const V g = avg_round(avg_round(b, one), hn::Add(s, one));
+  const V sum = hn::SaturatedAdd(a, g);
+  const V up = hn::Min(hn::SaturatedSub(sum, bias), tc);
+  const V down = hn::Min(hn::SaturatedSub(bias, sum), tc);
+  *p0_out = hn::SaturatedSub(hn::SaturatedAdd(p0, up), down);
+  *q0_out = hn::SaturatedSub(hn::SaturatedAdd(q0, down), up);
+}
+
+// p1 + clip3(-tc, tc, (p2 + avg - 2 * p1) >> 1) == clip3(p1 - tc, p1 + tc,
+// (p2 + avg) >> 1), and that average never leaves 0..255.
+template <class D, class V>
+HWY_INLINE V p1_update(D d, V p2, V p1, V avg, V tc) {
+  return hn::Min(hn::Max(avg_floor(d, p2, avg), hn::SaturatedSub(p1, tc)),
+                 hn::SaturatedAdd(p1, tc));
+}
+
+// (2 * p1 + p0 + q1 + 2) >> 2.
+template <class D, class V>
+HWY_INLINE V p0_weak(D d, V p1, V p0, V q1) {
+  return avg_round(p1, avg_floor(d, p0, q1));
+}
+
+// Writes every lane of a line.
+struct StoreAll {
+  template <class D>
+  HWY_INLINE void operator()(D d, hn::VFromD<D> v, uint8_t* p) const {
+    hn::StoreU(v, d, p);
+  }
+};
+
+// Writes the lanes i of v with `first + i` even to p + i: one channel of an
+// interleaved (step 2) plane, never touching the other channel's bytes.
+template <class D>
+HWY_INLINE void store_even(D d, hn::VFromD<D> v, size_t first, uint8_t* p) {
+#if HWY_MEM_OPS_MIGHT_FAULT
+  // No per-lane store on this target (BlendedStore goes lane by lane too).
+  HWY_ALIGN uint8_t lanes[hn::MaxLanes(d)];
+  hn::Store(v, d, lanes);
+  for (size_t i = first & 1; i < hn::Lanes(d); i += 2) p[i] = lanes[i];
+#else
+  const auto odd = hn::And(hn::Iota(d, first), hn::Set(d, 1));
+  // A partial vector's mask may have lanes set past Lanes(d) (SVE).
+  const auto even =
+      hn::And(hn::Eq(odd, hn::Zero(d)), hn::FirstN(d, hn::Lanes(d)));
+  hn::BlendedStore(v, even, d, p);
+#endif
+}
+
+// Writes the lanes of one channel of an interleaved plane, lane 0 being at
+// byte offset `first` from the channel's first sample.
+struct StoreChannel {
+  size_t first;
+  template <class D>
+  HWY_INLINE void operator()(D d, hn::VFromD<D> v, uint8_t* p) const {
+    store_even(d, v, first, p);
+  }
+};
+
+// Filters the edge whose q0 line is at `q`; lines lie `pitch` bytes apart.
+template <Kind K, class D, class Store>
+HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
+                            const Store& store) {
+  using V = hn::VFromD<D>;
+  const V p1 = hn::LoadU(d, q - 2 * pitch), p0 = hn::LoadU(d, q - pitch);
+  const V q0 = hn::LoadU(d, q), q1 = hn::LoadU(d, q + pitch);
+  const auto filtered = edge_filtered(d, p1, p0, q0, q1, k);
+
+  if constexpr (K == Kind::kChromaNormal) {
+    V p0n, q0n;
+    p0_q0(d, p1, p0, q0, q1,
+          hn::IfThenElseZero(filtered, hn::Set(d, k.tc_chroma)), &p0n, &q0n);
+    store(d, p0n, q - pitch);
+    store(d, q0n, q);
+  } else if constexpr (K == Kind::kChromaStrong) {
+    store(d, hn::IfThenElse(filtered, p0_weak(d, p1, p0, q1), p0), q - pitch);
+    store(d, hn::IfThenElse(filtered, p0_weak(d, q1, q0, p1), q0), q);
+  } else if constexpr (K == Kind::kLumaNormal) {
+    const V p2 = hn::LoadU(d, q - 3 * pitch), q2 = hn::LoadU(d, q + 2 * pitch);
+    const V beta = hn::Set(d, k.beta), tc0 = hn::Set(d, k.tc0);
+    const auto ap = hn::And(filtered, hn::Lt(abs_diff(p2, p0), beta));
+    const auto aq = hn::And(filtered, hn::Lt(abs_diff(q2, q0), beta));
+    // tc0 + (ap < beta) + (aq < beta) where filtered, else 0 (no change); a
+    // true mask is -1.
+    const V tc = hn::Sub(
+        hn::Sub(hn::IfThenElseZero(filtered, tc0), hn::VecFromMask(d, ap)),
+        hn::VecFromMask(d, aq));
+    V p0n, q0n;
+    p0_q0(d, p1, p0, q0, q1, tc, &p0n, &q0n);
+    const V avg = avg_round(p0, q0);
+    store(d, p1_update(d, p2, p1, avg, hn::IfThenElseZero(ap, tc0)),
+          q - 2 * pitch);
+    store(d, p0n, q - pitch);
+    store(d, q0n, q);
+    store(d, p1_update(d, q2, q1, avg, hn::IfThenElseZero(aq, tc0)), q + pitch);
+  } else {
+    const V p3 = hn::LoadU(d, q - 4 * pitch), p2 = hn::LoadU(d, q - 3 * pitch);
+    const V q2 = hn::LoadU(d, q + 2 * pitch), q3 = hn::LoadU(d, q + 3 * pitch);
+    const V beta = hn::Set(d, k.beta);
+    const auto near =
+        hn::And(filtered, hn::Lt(abs_diff(p0, q0), hn::Set(d, k.near_alpha)));
+    const auto strong_p = hn::And(near, hn::Lt(abs_diff(p2, p0), beta));
+    const auto strong_q = hn::And(near, hn::Lt(abs_diff(q2, q0), beta));
+
+    const hn::Rebind<int16_t, D> dw;
+    const auto widen = [&](V v) { return hn::PromoteTo(dw, v); };
+    const auto P3 = widen(p3), P2 = widen(p2), P1 = widen(p1);
+    const auto P0 = widen(p0), Q0 = widen(q0), Q1 = widen(q1);
+    const auto Q2 = widen(q2), Q3 = widen(q3);
+    const auto two = hn::Set(dw, 2), four = hn::Set(dw, 4);
+    // One side's p2', p1', p0' from its own samples a (a[0] nearest the edge)
+    // and the other side's b0, b1.
+    const auto side = [&](auto a3, auto a2, auto a1, auto a0, auto b0, auto b1,
+                          V* out2, V* out1, V* out0) {
+      const auto s = hn::Add(hn::Add(a1, a0), b0);
+      *out0 =
+          hn::DemoteTo(d, hn::ShiftRight<3>(hn::Add(hn::Add(a2, hn::Add(s, s)),
+                                                    hn::Add(b1, four))));
+      *out1 = hn::DemoteTo(d, hn::ShiftRight<2>(hn::Add(hn::Add(a2, s), two)));
+      const auto a32 = hn::Add(a3, a2);
+      *out2 = hn::DemoteTo(
+          d, hn::ShiftRight<3>(
+                 hn::Add(hn::Add(hn::Add(a32, a32), a2), hn::Add(s, four))));
+    };
+    V p2s, p1s, p0s, q2s, q1s, q0s;
+    side(P3, P2, P1, P0, Q0, Q1, &p2s, &p1s, &p0s);
+    side(Q3, Q2, Q1, Q0, P0, P1, &q2s, &q1s, &q0s);
+    const V p0w = hn::IfThenElse(filtered, p0_weak(d, p1, p0, q1), p0);
+    const V q0w = hn::IfThenElse(filtered, p0_weak(d, q1, q0, p1), q0);
+    store(d, hn::IfThenElse(strong_p, p2s, p2), q - 3 * pitch);
+    store(d, hn::IfThenElse(strong_p, p1s, p1), q - 2 * pitch);
+    store(d, hn::IfThenElse(strong_p, p0s, p0w), q - pitch);
+    store(d, hn::IfThenElse(strong_q, q0s, q0w), q);
+    store(d, hn::IfThenElse(strong_q, q1s, q1), q + pitch);
+    store(d, hn::IfThenElse(strong_q, q2s, q2), q + 2 * pitch);
+  }
+}
+
+// Filters the edges at positions e = first, first + step, ... below `end`, in
+// that order, of the lines whose position 0 is at `base`.
+template <Kind K, class D, class Store>
+void filter_edges(D d, uint8_t* base, ptrdiff_t pitch, int first, int end,
+                  int step, const Limits& k, const Store& store) {
+  for (int e = first; e < end; e += step)
+    filter_edge<K>(d, base + e * pitch, pitch, k, store);
+}
+
+// ---------------------------------------------------------------------------
+// Pass 2: a lane per column.
+
+template <Kind K>
+void horizontal_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
+                           int x_begin, int x_end) {
+  using D = LineTag<K>;
+  const D d;
+  const ptrdiff_t n = ptrdiff_t(hn::Lanes(d));
+  const int b = pp.block_size, h = plane.height;
+  const int edges_end = h - reach(K) + 1;
+  if (x_begin >= x_end || b >= edges_end) return;
+  const Limits k(pp);
+  // The columns' bytes within each row; with step 2 every other one belongs to
+  // the other channel.
+  const ptrdiff_t begin = ptrdiff_t(x_begin) * plane.step;
+  const ptrdiff_t end = ptrdiff_t(x_end - 1) * plane.step + 1;
+
+  ptrdiff_t o = begin;
+  for (; o + n <= end; o += n) {
+    uint8_t* base = plane.data + o;
+    if (plane.step == 1) {
+      filter_edges<K>(d, base, plane.stride, b, edges_end, b, k, StoreAll());
+    } else {
+      filter_edges<K>(d, base, plane.stride, b, edges_end, b, k,
+                      StoreChannel{size_t(o - begin)});
+    }
+  }
+  if (o == end) return;
+
+  // The last columns, too few for a vector: through a buffer of full lines.
+  const ptrdiff_t rest = end - o;
+  std::vector<uint8_t> lines(size_t(n) * h);
+  for (int y = 0; y < h; y++)
+    std::memcpy(&lines[size_t(y) * n], plane.row(y) + o, size_t(rest));
+  filter_edges<K>(d, lines.data(), n, b, edges_end, b, k, StoreAll());
+  for (int y = 0; y < h; y++) {
+    uint8_t* row = plane.row(y) + o;
+    const uint8_t* line = &lines[size_t(y) * n];
+    for (ptrdiff_t i = (o - begin) % plane.step; i < rest; i += plane.step)
+      row[i] = line[i];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Pass 1: a lane per row.
+
+#if HWY_TARGET != HWY_SCALAR
+
+constexpr int kTile = 16;  // tiles of 16 rows x 16 columns are transposed
+
+// a, b = the lower and the upper halves of a and b interleaved, on lanes of dw.
+template <class DW, class V>
+HWY_INLINE void zip(DW dw, V& a, V& b) {
+  const hn::DFromV<V> d;
+  const auto wa = hn::BitCast(dw, a), wb = hn::BitCast(dw, b);
+  a = hn::BitCast(d, hn::InterleaveLower(dw, wa, wb));
+  b = hn::BitCast(d, hn::InterleaveUpper(dw, wa, wb));
+}
+
+// Transposes the 16x16 bytes that load(i) gives as row i; store(j, v) gets
+// column j. Rounds of zips of vi and vi+2^s on lanes of 2^s bytes leave column
+// j in v[bit-reversed j]. Named vectors, not an array: scalable vectors cannot
+// be array elements.
+template <class Load, class Store>
+HWY_INLINE void transpose_tile(const Load& load, const Store& store) {
+  const hn::FixedTag<uint8_t, kTile> d8;
+  const hn::Repartition<uint16_t, decltype(d8)> d16;
+  const hn::Repartition<uint32_t, decltype(d8)> d32;
+  const hn::Repartition<uint64_t, decltype(d8)> d64;
+  auto v0 = load(0), v1 = load(1), v2 = load(2), v3 = load(3);
+  auto v4 = load(4), v5 = load(5), v6 = load(6), v7 = load(7);
+  auto v8 = load(8), v9 = load(9), v10 = load(10), v11 = load(11);
+  auto v12 = load(12), v13 = load(13), v14 = load(14), v15 = load(15);
+  zip(d8, v0, v1), zip(d8, v2, v3), zip(d8, v4, v5), zip(d8, v6, v7);
+  zip(d8, v8, v9), zip(d8, v10, v11), zip(d8, v12, v13), zip(d8, v14, v15);
+  zip(d16, v0, v2), zip(d16, v1, v3), zip(d16, v4, v6), zip(d16, v5, v7);
+  zip(d16, v8, v10), zip(d16, v9, v11), zip(d16, v12, v14), zip(d16, v13, v15);
+  zip(d32, v0, v4), zip(d32, v1, v5), zip(d32, v2, v6), zip(d32, v3, v7);
+  zip(d32, v8, v12), zip(d32, v9, v13), zip(d32, v10, v14), zip(d32, v11, v15);
+  zip(d64, v0, v8), zip(d64, v1, v9), zip(d64, v2, v10), zip(d64, v3, v11);
+  zip(d64, v4, v12), zip(d64, v5, v13), zip(d64, v6, v14), zip(d64, v7, v15);
+  store(0, v0), store(8, v1), store(4, v2), store(12, v3);
+  store(2, v4), store(10, v5), store(6, v6), store(14, v7);
+  store(1, v8), store(9, v9), store(5, v10), store(13, v11);
+  store(3, v12), store(11, v13), store(7, v14), store(15, v15);
+}
+
+// Rows y0 .. y0 + rows - 1 of a plane, column-major in `lines`: column x is
+// the line at lines + x * n, its lane r row y0 + r.
+struct Strip {
+  const Plane& plane;
+  uint8_t* lines;
+  ptrdiff_t n;
+  int y0, rows;
+
+  // Whether columns c .. c + 15 go through vectors: they must all exist, and
+  // with step 2 so must the other channel's byte after them, which is loaded.
+  bool whole(int c) const {
+    return plane.step == 1 ? c + kTile <= plane.width : c + kTile < plane.width;
+  }
+
+  // Transposes columns c .. c + 15 (those that exist) into the lines.
+  void load(int c) const {
+    const hn::FixedTag<uint8_t, kTile> d;
+    const int cols = std::min(kTile, plane.width - c);
+    for (int g = 0; g < rows; g += kTile) {
+      const int last = std::min(kTile, rows - g) - 1;
+      const uint8_t* in = &plane.at(c, y0 + g);
+      uint8_t* out = lines + c * n + g;
+      if (!whole(c)) {
+        for (int r = 0; r <= last; r++)
+          for (int x = 0; x < cols; x++)
+            out[x * n + r] = in[r * plane.stride + x * plane.step];
+        continue;
+      }
+      // Rows past the strip repeat its last row; their lanes go unused.
+      const auto row = [&](int r) {
+        return in + std::min(r, last) * plane.stride;
+      };
+      // A strip reads as many streams as it has rows (64 with AVX-512), more
+      // than hardware prefetchers follow: fetch each row 3 cache lines ahead.
+      if ((c * plane.step) % 64 == 0)
+        for (int r = 0; r <= last; r++) hwy::Prefetch(row(r) + 192);
+      if (plane.step == 1) {
+        transpose_tile([&](int r) { return hn::LoadU(d, row(r)); },
+                       [&](int x, auto v) { hn::Store(v, d, out + x * n); });
+        continue;
+      }
+      // Step 2: the samples are the even byte columns of two 16-byte halves.
+      for (int half = 0; half < 2; half++)
+        transpose_tile(
+            [&](int r) { return hn::LoadU(d, row(r) + half * kTile); },
+            [&](int x, auto v) {
+              if (x % 2 == 0) hn::Store(v, d, out + (half * 8 + x / 2) * n);
+            });
+    }
+  }
+
+  // Transposes the lines of columns c .. c + 15 (those that exist) back.
+  void store(int c) const {
+    const hn::FixedTag<uint8_t, kTile> d;
+    const int cols = std::min(kTile, plane.width - c);
+    for (int g = 0; g < rows; g += kTile) {
+      const int count = std::min(kTile, rows - g);
+      uint8_t* out = &plane.at(c, y0 + g);
+      const uint8_t* in = lines + c * n + g;
+      if (!whole(c)) {
+        for (int r = 0; r < count; r++)
+          for (int x = 0; x < cols; x++)
+            out[r * plane.stride + x * plane.step] = in[x * n + r];
+        continue;
+      }
+      const auto column = [&](int x) { return hn::Load(d, in + x * n); };
+      if (plane.step == 1) {
+        transpose_tile(column, [&](int r, auto v) {
+          if (r < count) hn::StoreU(v, d, out + r * plane.stride);
+        });
+      } else {
+        transpose_tile(column, [&](int r, auto v) {
+          if (r >= count) return;
+          uint8_t* row = out + r * plane.stride;
+          store_even(d, hn::InterleaveLower(d, v, v), 0, row);
+          store_even(d, hn::InterleaveUpper(d, v, v), 0, row + kTile);
+        });
+      }
+    }
+  }
+};
+
+template <Kind K>
+void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
+                         int y_begin, int y_end) {
+  using DK = LineTag<K>;
+  const DK dk;
+  const ptrdiff_t n = ptrdiff_t(hn::Lanes(hn::ScalableTag<uint8_t>()));
+  const ptrdiff_t nk = ptrdiff_t(hn::Lanes(dk));
+  const int w = plane.width, b = pp.block_size;
+  const int edges_end = w - reach(K) + 1;
+  if (y_begin >= y_end || b >= edges_end) return;
+  const Limits k(pp);
+  const hwy::AlignedFreeUniquePtr<uint8_t[]> lines =
+      hwy::AllocateAligned<uint8_t>(size_t(n) * w);
+
+  for (int y0 = y_begin; y0 < y_end; y0 += int(n)) {
+    const Strip strip{plane, lines.get(), n, y0, std::min(int(n), y_end - y0)};
+    // Tiles go in, edges are filtered and tiles come out a tile behind.
+    int next_edge = b, stored = 0;
+    for (int c = 0; c < w; c += kTile) {
+      strip.load(c);
+      const int avail = c + kTile >= w ? w : c;  // columns safe to filter
+      const int end = std::min(edges_end, avail - reach(K) + 1);
+      if (next_edge < end) {
+        for (ptrdiff_t lane = 0; lane < n; lane += nk)
+          filter_edges<K>(dk, strip.lines + lane, n, next_edge, end, b, k,
+                          StoreAll());
+        next_edge += (end - next_edge + b - 1) / b * b;
+      }
+      // Loaded columns left of the next edge's p2 (or p0) are final.
+      const int done = next_edge >= edges_end ? std::min(w, c + kTile)
+                                              : next_edge - reach(K) + 1;
+      for (; stored < done && (stored + kTile <= done || done == w);
+           stored += kTile)
+        strip.store(stored);
+    }
+  }
+}
+
+#else  // HWY_SCALAR: one lane, so each row is filtered in place.
+
+template <Kind K>
+void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
+                         int y_begin, int y_end) {
+  using D = LineTag<K>;
+  const D d;
+  const int b = pp.block_size, edges_end = plane.width - reach(K) + 1;
+  const Limits k(pp);
+  for (int y = y_begin; y < y_end; y++)
+    filter_edges<K>(d, plane.row(y), plane.step, b, edges_end, b, k,
+                    StoreAll());
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+// Calls fn with the plane's filter kind as a compile-time constant: one choice
+// per call, none per edge.
+template <class Fn>
+void with_kind(const DeblockPlaneParams& pp, const Fn& fn) {
+  if (pp.chroma_filter) {
+    if (pp.bs < 4)
+      return fn(std::integral_constant<Kind, Kind::kChromaNormal>());
+    return fn(std::integral_constant<Kind, Kind::kChromaStrong>());
+  }
+  if (pp.bs < 4) return fn(std::integral_constant<Kind, Kind::kLumaNormal>());
+  return fn(std::integral_constant<Kind, Kind::kLumaStrong>());
+}
+
+}  // namespace
+
+void vertical_edges(const Plane& plane, const DeblockPlaneParams& pp,
+                    int y_begin, int y_end) {
+  with_kind(pp, [&](auto kind) {
+    vertical_edges_kind<kind()>(plane, pp, y_begin, y_end);
+  });
+}
+
+void horizontal_edges(const Plane& plane, const DeblockPlaneParams& pp,
+                      int x_begin, int x_end) {
+  with_kind(pp, [&](auto kind) {
+    horizontal_edges_kind<kind()>(plane, pp, x_begin, x_end);
+  });
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace daedalus
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace daedalus {
+
+HWY_EXPORT(vertical_edges);
+HWY_EXPORT(horizontal_edges);
+
+void deblock_dsp_init_simd(DeblockDsp* dsp) {
+  dsp->vertical_edges = simd_dispatch(HWY_DISPATCH_TABLE(vertical_edges));
+  dsp->horizontal_edges = simd_dispatch(HWY_DISPATCH_TABLE(horizontal_edges));
+}
+
+}  // namespace daedalus
+#endif  // HWY_ONCE

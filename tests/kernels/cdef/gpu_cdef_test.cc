@@ -1,0 +1,301 @@
+// The gpu backend's CDEF (shaders/cdef/cdef.comp) against the scalar reference:
+// bit-exact for every format and every strength and damping, every
+// direction, odd sizes and strides, random and adversarial content, frames
+// staged or in place.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "daedalus/cdef.h"
+#include "gpu_test_util.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+std::string describe(const Image& src, const CdefParams& p) {
+  return std::string(pixel_format_name(src.format())) + " " +
+         std::to_string(src.width()) + "x" + std::to_string(src.height()) +
+         " pri=" + std::to_string(p.pri_strength) +
+         " sec=" + std::to_string(p.sec_strength) +
+         " uv_pri=" + std::to_string(p.uv_pri_strength) +
+         " uv_sec=" + std::to_string(p.uv_sec_strength) +
+         " damping=" + std::to_string(p.damping);
+}
+
+Image reference(const Image& src, const CdefParams& p, int dst_padding) {
+  return test::reference_output(src, cdef_job(p), dst_padding);
+}
+
+// Random samples, samples straddling the constrain() thresholds around a
+// flat level (small variance: weak adjusted luma strength), or a wide palette.
+void fill_content(Image& image, std::mt19937& gen, int kind) {
+  switch (kind % 3) {
+    case 0: test::fill_random(image, gen); break;
+    case 1: test::fill_near(image, gen, 128, 6); break;
+    default: test::fill_near(image, gen, 60, 24); break;
+  }
+}
+
+// Parameter sets for the size and content sweeps: the defaults, everything
+// at its maximum, sec 3 (taken as 4), primary or secondary only, chroma only,
+// luma only, and the all-zero copy.
+const CdefParams kFewParams[] = {
+    {4, 1, 4, 1, 3},  {15, 4, 15, 4, 6}, {9, 3, 5, 3, 4}, {7, 0, 13, 0, 5},
+    {0, 2, 0, 1, 3},  {0, 0, 11, 2, 6},  {12, 4, 0, 0, 4}, {0, 0, 0, 0, 3},
+};
+
+class GpuCdef : public test::GpuTest {
+ protected:
+  // Runs the gpu backend on `src` into a fresh image and compares it with
+  // the reference, guards included.
+  void expect_exact(const Image& src, const CdefParams& p, int dst_padding) {
+    SCOPED_TRACE(describe(src, p));
+    const Image want = reference(src, p, dst_padding);
+    Image got(src.format(), src.width(), src.height(), dst_padding);
+    test::fill(got, [](int, int, int) { return uint8_t(0x5a); });
+    const Status s = gpu->cdef(got.frame(), src.frame(), p);
+    ASSERT_TRUE(s) << s.message();
+    EXPECT_EQ(test::first_difference(want, got), "");
+    EXPECT_TRUE(test::guards_intact(got));
+  }
+
+  void sweep(int w, int h, uint32_t salt) {
+    std::mt19937 gen = test::rng(salt);
+    int n = 0;
+    for (PixelFormat format : kAllPixelFormats) {
+      for (const CdefParams& p : kFewParams) {
+        Image src(format, w, h, n % 7);
+        fill_content(src, gen, n);
+        expect_exact(src, p, ++n % 5);
+        if (HasFailure()) return;
+      }
+    }
+  }
+};
+
+// Every (pri, sec, damping) of luma and every (uv-pri, uv-sec, damping) of
+// chroma: for each damping, the 80 (pri, sec) pairs, each with a chroma pair
+// from a permutation of them (27 is prime to 80), formats and content
+// rotating. 19x17: whole blocks beside right and bottom remainders.
+TEST_F(GpuCdef, EveryStrengthAndDamping) {
+  std::mt19937 gen = test::rng(1);
+  int n = 0;
+  for (int damping = 3; damping <= 6; damping++) {
+    for (int i = 0; i < 80; i++, n++) {
+      const int j = (i * 27 + 5) % 80;
+      const CdefParams p = {i / 5, i % 5, j / 5, j % 5, damping};
+      Image src(kAllPixelFormats[n % 7], 19, 17, n % 3);
+      fill_content(src, gen, n / 7);
+      expect_exact(src, p, n % 4);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// 1x1 and 7x5: no whole block (a copy); 8x8 one block; 17x9 and 33x65 odd
+// remainders (33x65 also spans workgroup rows); 128x8 exactly one
+// workgroup's tile, 129x17 one sample past it both ways; 40x24 4:2:0 chroma
+// of 20x12.
+TEST_F(GpuCdef, SizesFormatsAndStrides) {
+  const int sizes[][2] = {{1, 1},   {7, 5},   {8, 8},    {17, 9},
+                          {33, 65}, {128, 8}, {129, 17}, {40, 24}};
+  uint32_t salt = 10;
+  for (const auto& s : sizes) {
+    sweep(s[0], s[1], salt++);
+    if (HasFailure()) return;
+  }
+}
+
+// Luma blocks made of lines along direction b % 8, each line 128 +- an
+// amplitude that grows every 8 blocks: the search finds every direction
+// (4:2:2 chroma remaps each) and the variance spans the whole
+// adjust_strength() range. Checked first on the reference's own search.
+TEST_F(GpuCdef, EveryDirectionAndVariance) {
+  const int kAmplitude[] = {0, 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 90,
+                            127};
+  const int bw = 8, bh = 15, w = 8 * bw, h = 8 * bh;
+  std::mt19937 gen = test::rng(20);
+  int n = 0;
+  for (PixelFormat format : kAllPixelFormats) {
+    Image src(format, w, h, 3);
+    test::fill_random(src, gen);  // chroma stays random
+    std::vector<int> sign(15 * bw * bh);
+    for (int& s : sign) s = gen() & 1 ? 1 : -1;
+    const Frame f = src.frame();
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const int b = (y / 8) * bw + x / 8;
+        const int line = test::cdef_line_of(b % 8, y % 8, x % 8);
+        f.planes[0].at(x, y) =
+            uint8_t(128 + kAmplitude[b / 8] * sign[15 * b + line]);
+      }
+
+    std::set<int> dirs, strengths;
+    for (int by = 0; by < bh; by++)
+      for (int bx = 0; bx < bw; bx++) {
+        int var = 0;
+        dirs.insert(cdef_find_dir_ref(src.frame().planes[0], 8 * bx, 8 * by,
+                                      &var));
+        strengths.insert(cdef_adjust_strength(15, var));
+      }
+    ASSERT_EQ(dirs.size(), 8u);
+    ASSERT_TRUE(strengths.count(0) && strengths.count(15));
+    ASSERT_GE(strengths.size(), 9u);
+
+    const CdefParams params[] = {
+        {15, 2, 7, 4, 5}, {0, 1, 9, 3, 3}, {6, 0, 0, 3, 6}, {5, 3, 15, 0, 4}};
+    for (const CdefParams& p : params) {
+      expect_exact(src, p, ++n % 3);
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// Extremes: flat planes, full-swing patterns that drive every constrain()
+// to its limits, and overshoots that only the min/max clip catches, on
+// planes with borders all round.
+TEST_F(GpuCdef, AdversarialContent) {
+  std::mt19937 gen = test::rng(30);
+  const std::function<uint8_t(int, int, int)> fills[] = {
+      [](int, int, int) { return uint8_t(0); },
+      [](int, int, int) { return uint8_t(255); },
+      [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); },
+      [](int, int x, int) { return uint8_t(x & 1 ? 255 : 0); },
+      [](int, int, int y) { return uint8_t(y & 2 ? 255 : 0); },
+      [](int, int x, int y) { return uint8_t((x - 2 * y) % 5 ? 250 : 3); },
+      [&](int, int, int) { return uint8_t(gen() & 1 ? 255 : 0); },
+      // Dots 4 below a flat level (chroma; luma: along its first rows or
+      // columns, then stripes that make the direction 2 or 6): every
+      // available tap pulls a dot up by 4 and the sum overshoots, so the
+      // maximum clips it, also on the border, where taps are unavailable.
+      [](int p, int x, int y) {
+        if (p) return uint8_t(x % 4 || y % 4 ? 104 : 100);
+        if (y < 3) return uint8_t(y == 0 && x % 4 == 0 ? 100 : 104);
+        return uint8_t(y & 1 ? 200 : 30);
+      },
+      [](int p, int x, int y) {
+        if (p) return uint8_t(x % 4 || y % 4 ? 104 : 100);
+        if (x < 3) return uint8_t(x == 0 && y % 4 == 0 ? 100 : 104);
+        return uint8_t(x & 1 ? 200 : 30);
+      },
+      // Flat luma: every direction costs 0, so the search keeps direction 0
+      // (strict >), which chroma then uses.
+      [&](int p, int, int) { return uint8_t(p ? gen() : 128); },
+  };
+  const CdefParams params[] = {
+      {15, 4, 15, 4, 6}, {15, 3, 15, 3, 3}, {1, 1, 1, 1, 3}, {14, 2, 2, 4, 4}};
+  int n = 0;
+  for (PixelFormat format : kAllPixelFormats) {
+    Image src(format, 23, 19, 1);
+    for (const auto& fill : fills) {
+      test::fill(src, fill);
+      for (const CdefParams& p : params) {
+        expect_exact(src, p, ++n % 3);
+        if (HasFailure()) return;
+      }
+    }
+  }
+}
+
+TEST_F(GpuCdef, FullHd) {
+  std::mt19937 gen = test::rng(40);
+  const struct {
+    PixelFormat format;
+    CdefParams params;
+    int content;
+  } cases[] = {
+      {PixelFormat::I420, {4, 1, 4, 1, 3}, 2},
+      {PixelFormat::NV12, {11, 3, 6, 2, 5}, 0},
+  };
+  for (const auto& c : cases) {
+    Image src(c.format, 1920, 1080);
+    fill_content(src, gen, c.content);
+    expect_exact(src, c.params, 0);
+    if (gpu->device_info().timestamps) {
+      EXPECT_GE(gpu->last_frame_stats().gpu_ms, 0.0);
+    }
+  }
+}
+
+// ------------------------------------------------------------- zero-copy
+
+TEST_F(GpuCdef, FramesInGpuBuffersAreUsedInPlace) {
+  std::mt19937 gen = test::rng(50);
+  test::expect_zero_copy_frames(*gpu, cdef_job({10, 2, 6, 4, 4}), gen);
+}
+
+// One frame in a GpuBuffer, the other in ordinary memory.
+TEST_F(GpuCdef, MixedPlacement) {
+  std::mt19937 gen = test::rng(60);
+  test::expect_mixed_placement(*gpu, cdef_job({13, 1, 3, 2, 6}),
+                               PixelFormat::NV21, gen);
+}
+
+// U in a GpuBuffer, V in ordinary memory (staged): the two chroma planes
+// are in different buffers, so V gets a dispatch of its own, which searches
+// the luma directions again.
+TEST_F(GpuCdef, ChromaPlanesInDifferentBuffers) {
+  std::mt19937 gen = test::rng(70);
+  for (PixelFormat format :
+       {PixelFormat::I420, PixelFormat::Y42B, PixelFormat::Y444}) {
+    Image src(format, 40, 24, 8);
+    fill_content(src, gen, 2);
+    const CdefParams p = {8, 4, 9, 1, 5};
+    SCOPED_TRACE(describe(src, p));
+    const Image want = reference(src, p, 8);
+
+    // The source split, the destination ordinary.
+    test::GpuImage gsrc = test::copy_to_gpu(*gpu, src);
+    Frame split_src = gsrc.frame;
+    split_src.planes[2] = src.frame().planes[2];
+    Image out(format, 40, 24, 8);
+    test::fill(out, [](int, int, int) { return uint8_t(0x5a); });
+    Status s = gpu->cdef(out.frame(), split_src, p);
+    ASSERT_TRUE(s) << s.message();
+    EXPECT_EQ(test::first_difference(want, out), "");
+    EXPECT_TRUE(test::guards_intact(out));
+    EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups, 2);
+
+    // The destination split: Y and U land in the buffer, V in `v_out`.
+    Image out2(format, 40, 24, 8), v_out(format, 40, 24, 8);
+    test::fill(out2, [](int, int, int) { return uint8_t(0x5a); });
+    test::fill(v_out, [](int, int, int) { return uint8_t(0x5a); });
+    test::GpuImage gdst = test::copy_to_gpu(*gpu, out2);
+    Frame split_dst = gdst.frame;
+    split_dst.planes[2] = v_out.frame().planes[2];
+    s = gpu->cdef(split_dst, src.frame(), p);
+    ASSERT_TRUE(s) << s.message();
+    EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups, 2);
+    EXPECT_EQ(gpu->last_frame_stats().staged_groups, 4);
+    test::copy_from_gpu(gdst, out2);
+    const Plane v = out2.frame().planes[2];
+    for (int y = 0; y < v.height; y++)
+      for (int x = 0; x < v.width; x++)
+        v.at(x, y) = v_out.frame().planes[2].at(x, y);
+    EXPECT_EQ(test::first_difference(want, out2), "");
+    EXPECT_TRUE(test::guards_intact(out2));
+    EXPECT_TRUE(test::guards_intact(v_out));
+  }
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST_F(GpuCdef, RejectsBadParametersAndGeometry) {
+  Image a(PixelFormat::I420, 16, 8), b(PixelFormat::I420, 16, 8);
+  Image c(PixelFormat::I420, 24, 8);
+  EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {16, 1, 4, 1, 3}));
+  EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {4, 5, 4, 1, 3}));
+  EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {4, 1, -1, 1, 3}));
+  EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {4, 1, 4, 1, 7}));
+  EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {4, 1, 4, 1, 2}));
+  EXPECT_FALSE(gpu->cdef(a.frame(), c.frame(), {}));
+  EXPECT_TRUE(gpu->cdef(a.frame(), b.frame(), {}));
+}
+
+}  // namespace
+}  // namespace daedalus

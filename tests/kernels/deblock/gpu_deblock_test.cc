@@ -1,0 +1,440 @@
+// The gpu backend's deblock (shaders/deblock/deblock.comp) against the scalar
+// reference: bit-exact for every format, block size, strength and QP-derived
+// threshold, odd sizes and strides, random and adversarial content, the
+// edge order at block size 4, frames staged or in place.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "daedalus/deblock.h"
+#include "gpu_test_util.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+constexpr int kBlockSizes[] = {4, 8, 16};
+
+std::string describe(const Image& image, const DeblockParams& p) {
+  return std::string(pixel_format_name(image.format())) + " " +
+         std::to_string(image.width()) + "x" + std::to_string(image.height()) +
+         " qp " + std::to_string(p.qp) + " offsets " +
+         std::to_string(p.alpha_offset) + "/" + std::to_string(p.beta_offset) +
+         "/" + std::to_string(p.chroma_qp_offset) + " bs " +
+         std::to_string(p.bs) + " block " + std::to_string(p.block_size);
+}
+
+Image reference(const Image& in, const DeblockParams& p) {
+  return test::reference_output(in, deblock_job(p));
+}
+
+// Random, near-flat, blocky, or blocky against 0 or 255 (the clippings).
+void fill_any(Image& image, std::mt19937& gen, int block) {
+  const int kind = int(gen() % 5);
+  const int center = int(gen() % 256);
+  if (kind == 0)
+    test::fill_random(image, gen);
+  else if (kind == 1)
+    test::fill_near(image, gen, center, 1 + int(gen() % 12));
+  else if (kind == 2)
+    test::fill_blocky(image, gen, block, center, 1 + int(gen() % 40));
+  else
+    test::fill_blocky(image, gen, block, kind == 3 ? 1 : 254, 6);
+}
+
+// Replaces the guard bytes of every row's padding with blocks of 100 and
+// 112, four rows each: a column the filter would change were it to touch
+// the padding of a row's last word.
+void fill_padding_blocky(Image& image) {
+  std::vector<bool> sample(image.bytes().size(), false);
+  const Frame f = image.frame();
+  uint8_t* const base = image.bytes().data();
+  for (int p = 0; p < f.num_planes; p++)
+    for (int y = 0; y < f.planes[p].height; y++)
+      for (int x = 0; x < f.planes[p].width; x++)
+        sample[&f.planes[p].at(x, y) - base] = true;
+  for (int p = 0; p < f.num_planes; p++)
+    for (int y = 0; y < f.planes[p].height; y++)
+      for (ptrdiff_t i = 0; i < f.planes[p].stride; i++) {
+        const ptrdiff_t at = f.planes[p].row(y) + i - base;
+        if (at < ptrdiff_t(sample.size()) && !sample[size_t(at)])
+          base[at] = uint8_t(100 + 12 * ((y / 4) & 1));
+      }
+}
+
+class GpuDeblock : public test::GpuTest {
+ protected:
+  // Deblocks a copy of `in` on the gpu backend and compares it with the
+  // reference, guards included. Returns whether the reference changed it.
+  bool expect_exact(const Image& in, const DeblockParams& p) {
+    SCOPED_TRACE(describe(in, p));
+    const Image want = reference(in, p);
+    Image got = in;
+    const Status s = gpu->deblock(got.frame(), p);
+    EXPECT_TRUE(s) << s.message();
+    EXPECT_EQ(test::first_difference(want, got), "");
+    EXPECT_TRUE(test::guards_intact(got));
+    return !want.same_samples(in);
+  }
+
+  // Every format, block size and bs at one size, QPs high enough for most
+  // planes to be active, random offsets; at least `min_changed` of the
+  // frames must be changed by the reference, or the sweep proves little.
+  void sweep(int w, int h, uint32_t salt, int min_changed) {
+    std::mt19937 gen = test::rng(salt);
+    auto in = [&](int lo, int hi) {
+      return std::uniform_int_distribution<int>(lo, hi)(gen);
+    };
+    int padding = 0, changed = 0;
+    for (PixelFormat format : kAllPixelFormats)
+      for (int block : kBlockSizes)
+        for (int bs = 1; bs <= 4; bs++) {
+          DeblockParams p{.qp = in(30, 51), .bs = bs, .block_size = block};
+          p.alpha_offset = in(-12, 12);
+          p.beta_offset = in(-6, 12);
+          p.chroma_qp_offset = in(-6, 12);
+          Image image(format, w, h, ++padding % 6);
+          fill_any(image, gen, block);
+          changed += expect_exact(image, p);
+          if (HasFailure()) return;
+        }
+    EXPECT_GE(changed, min_changed);
+  }
+};
+
+// ---------------------------------------------------------- known answers
+
+// `in` deblocked as a 12-sample row and as a 12-sample column (vertical
+// edges, then horizontal ones), with the given row padding each: both give
+// `out`.
+void expect_row_and_column(GpuBackend& gpu, const int (&in)[12],
+                           const int (&out)[12], const DeblockParams& p,
+                           int row_padding, int column_padding) {
+  Image row(PixelFormat::GRAY8, 12, 1, row_padding);
+  Image column(PixelFormat::GRAY8, 1, 12, column_padding);
+  test::fill(row, [&](int, int x, int) { return uint8_t(in[x]); });
+  test::fill(column, [&](int, int, int y) { return uint8_t(in[y]); });
+  ASSERT_TRUE(gpu.deblock(row.frame(), p));
+  ASSERT_TRUE(gpu.deblock(column.frame(), p));
+  for (int i = 0; i < 12; i++) {
+    EXPECT_EQ(row.frame().planes[0].at(i, 0), out[i]) << "row " << i;
+    EXPECT_EQ(column.frame().planes[0].at(0, i), out[i]) << "column " << i;
+  }
+  EXPECT_TRUE(test::guards_intact(row));
+  EXPECT_TRUE(test::guards_intact(column));
+}
+
+// ELEMENTS.md's edge order at block size 4, worked by hand for the scalar
+// test (deblock_test.cc, DeblockOrder): qp 34 gives alpha 40 and beta 10;
+// strong filter, edges at 4 and 8, the second reading samples 4..6 the first
+// wrote. Edge 4: p = 66 64 62 60, q = 72 74 76 78, all strong:
+// p0' = (62+128+132+144+74+4) >> 3 = 68, p1' = (62+64+66+72+2) >> 2 = 66,
+// p2' = (120+186+64+66+72+4) >> 3 = 64, q0' = 71, q1' = 72, q2' = 75.
+// Edge 8 then sees p = 78 75 72 71, q = 84 86 88 90 (ap 6, aq 4, gap 6):
+// p0' = (72+150+156+168+86+4) >> 3 = 79, p1' = (72+75+78+84+2) >> 2 = 77,
+// p2' = (142+216+75+78+84+4) >> 3 = 74, q0' = 82, q1' = 84, q2' = 87.
+// Edge 8 on the unfiltered row (p = 78 76 74 72) would give
+// p2' = (144+222+76+78+84+4) >> 3 = 76 instead.
+TEST_F(GpuDeblock, OverlappingEdgesFollowTheEdgeOrder) {
+  const int in[12] = {60, 62, 64, 66, 72, 74, 76, 78, 84, 86, 88, 90};
+  const int out[12] = {60, 64, 66, 68, 71, 74, 77, 79, 82, 84, 87, 90};
+  const DeblockParams p{34, 0, 0, 0, 4, 4};
+  expect_row_and_column(*gpu, in, out, p, 2, 3);
+}
+
+// The luma filter with bs < 4 at block size 4, where edge x + 4 reads edge
+// x's q1' as its p2 (the shader recomputes it rather than walking the row).
+// qp 34: alpha 40, beta 10, tc0 2 (bs 2). Row 60 60 60 60 | 68 60 70 70 |
+// 74 74 74 74. Edge 4: ap 0, aq 2, tc 4, delta = (32 + 0 + 4) >> 3 = 4:
+// p0' = q0' = 64; avg 64, p1' = 60 + clip(2, (60+64-120) >> 1) = 62,
+// q1' = 60 + clip(2, (70+64-120) >> 1 = 7) = 62. Edge 8: p = 70 70 62 64,
+// q = 74 74 74 74; ap = |62-70| = 8 < 10 (10 with the unfiltered 60: no p1'),
+// tc 4, delta = (16 - 4 + 4) >> 3 = 2: p0' = q0' = 72; avg 72,
+// p1' = 70 + clip(2, (62+72-140) >> 1 = -3) = 68, q1' = 74 + (-2 >> 1) = 73.
+TEST_F(GpuDeblock, EdgeReadsThePreviousEdgesQ1) {
+  const int in[12] = {60, 60, 60, 60, 68, 60, 70, 70, 74, 74, 74, 74};
+  const int out[12] = {60, 60, 62, 64, 64, 62, 68, 72, 72, 73, 74, 74};
+  const DeblockParams p{34, 0, 0, 0, 2, 4};
+  expect_row_and_column(*gpu, in, out, p, 1, 2);
+}
+
+// Pass 2 runs on pass 1's output (hand-worked in deblock_test.cc,
+// DeblockOrder): a 6x6 chroma plane, chroma filter bs 4, block size 4, alpha
+// 20 and beta 4 (qp 28, beta-offset -4: indexA 28, indexB 24), samples
+// 100 + 8 (x >= 4) + 4 (y >= 4). Pass 1 turns columns 3, 4 of rows 0..3 into
+// 102, 106 and of rows 4, 5 into 106, 110; pass 2 then gives column 3
+// (102 102 | 106 106) 103, 105 in rows 3, 4, where the unfiltered input
+// would give 101, 103. Luma (12x12, flat) stays as it is.
+TEST_F(GpuDeblock, HorizontalPassSeesVerticalPassOutput) {
+  const int out[6][6] = {
+      {100, 100, 100, 102, 106, 108}, {100, 100, 100, 102, 106, 108},
+      {100, 100, 100, 102, 106, 108}, {101, 101, 101, 103, 107, 109},
+      {103, 103, 103, 105, 109, 111}, {104, 104, 104, 106, 110, 112}};
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12}) {
+    SCOPED_TRACE(pixel_format_name(format));
+    Image image(format, 12, 12, 4);
+    test::fill(image, [](int p, int x, int y) {
+      return uint8_t(p == 0 ? 50 : 100 + 8 * (x >= 4) + 4 * (y >= 4));
+    });
+    ASSERT_TRUE(gpu->deblock(image.frame(), {28, 0, -4, 0, 4, 4}));
+    const ConstFrame f = std::as_const(image).frame();
+    for (int y = 0; y < 12; y++)
+      for (int x = 0; x < 12; x++)
+        ASSERT_EQ(f.planes[0].at(x, y), 50) << x << ", " << y;
+    for (int p = 1; p < 3; p++)
+      for (int y = 0; y < 6; y++)
+        for (int x = 0; x < 6; x++)
+          EXPECT_EQ(f.planes[p].at(x, y), out[y][x])
+              << "plane " << p << " at " << x << ", " << y;
+    EXPECT_TRUE(test::guards_intact(image));
+  }
+}
+
+// ------------------------------------------------------------- bit-exact
+
+// 84 frames; over 150 seeds 38 to 53 of them changed at 17x9 and 75 to 84
+// at 33x65, so the floors sit well below what any seed gives.
+TEST_F(GpuDeblock, EveryFormatBlockSizeAndStrengthAt17x9) {
+  sweep(17, 9, 1, 30);
+}
+
+TEST_F(GpuDeblock, EveryFormatBlockSizeAndStrengthAt33x65) {
+  sweep(33, 65, 2, 40);
+}
+
+// 1x1 and 7x5 have no edge (the first needs x + 4 <= 7 for luma, x + 2 <=
+// 4 for 4:2:2 chroma): the frame comes back untouched. 12x12 has two luma
+// edges per line at block size 4 and one at 8.
+TEST_F(GpuDeblock, SmallSizes) {
+  sweep(1, 1, 3, 0);
+  sweep(7, 5, 4, 0);
+  sweep(12, 12, 5, 20);
+}
+
+// Every qp, with the offsets at 0, then every offset at two qps: every
+// alpha, beta and tc0 the tables hold, the inactive ones included.
+TEST_F(GpuDeblock, EveryQpAndOffset) {
+  std::mt19937 gen = test::rng(6);
+  const PixelFormat formats[] = {PixelFormat::I420, PixelFormat::NV21,
+                                 PixelFormat::Y444};
+  int changed = 0, i = 0;
+  for (int qp = 0; qp <= 51; qp++) {
+    const DeblockParams p{qp, 0, 0, 0, 1 + i % 4, kBlockSizes[i % 3]};
+    Image image(formats[i++ % 3], 20, 18, 1);
+    test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
+    changed += expect_exact(image, p);
+    if (HasFailure()) return;
+  }
+  for (int qp : {24, 40})
+    for (int offset = -12; offset <= 12; offset++) {
+      const DeblockParams params[] = {{qp, offset, 0, 0, 1 + i % 4, 4},
+                                      {qp, 0, offset, 0, 1 + i % 4, 8},
+                                      {qp, 0, 0, offset, 1 + i % 4, 4}};
+      for (const DeblockParams& p : params) {
+        Image image(formats[i++ % 3], 20, 18, 2);
+        test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
+        changed += expect_exact(image, p);
+        if (HasFailure()) return;
+      }
+    }
+  EXPECT_GE(changed, 100);
+}
+
+// Content at the filter's thresholds and extremes: steps of exactly alpha -
+// 1 and alpha across the edges, beta - 1 and beta inside blocks, 0/255
+// blocks (|p0 - q0| = 255 fails every precondition, strong averaging of
+// 0..255 ramps), and one-sample checkerboards.
+TEST_F(GpuDeblock, AdversarialContent) {
+  std::mt19937 gen = test::rng(7);
+  const DeblockParams params[] = {{51, 0, 0, 0, 4, 4},
+                                  {51, 0, 0, 0, 3, 4},
+                                  {40, 3, -2, 5, 2, 8},
+                                  {36, 0, 0, 0, 4, 16},
+                                  {51, 12, 12, 12, 1, 4}};
+  for (const DeblockParams& p : params) {
+    const DeblockPlaneParams luma = deblock_plane_params(p, false, false);
+    const int a = luma.alpha, b = luma.beta;
+    const int base = 255 - a;
+    auto at = [](int v) { return uint8_t(std::clamp(v, 0, 255)); };
+    const std::function<uint8_t(int, int, int)> fills[] = {
+        [&](int, int x, int y) {
+          return at(base + (((x / 4) + (y / 4)) & 1 ? a - 1 : 0) -
+                    ((x + y) & 1 ? b - 1 : 0));
+        },
+        [&](int, int x, int y) {
+          return at(base + (((x / 4) + (y / 4)) & 1 ? a : 0));
+        },
+        [&](int, int x, int y) {
+          return at(120 + ((x & 3) == 1 ? b : 0) + ((y & 3) == 2 ? b - 1 : 0));
+        },
+        [](int, int x, int y) {
+          return uint8_t(((x / 4) + (y / 4)) & 1 ? 255 : 0);
+        },
+        [](int, int x, int y) { return uint8_t((x * 37 + y * 11) & 255); },
+        [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); },
+        [&](int, int, int) { return uint8_t(gen() & 1 ? 252 + gen() % 4 : 3); },
+    };
+    for (PixelFormat format : kAllPixelFormats)
+      for (const auto& fill : fills) {
+        Image image(format, 25, 21, 3);
+        test::fill(image, fill);
+        expect_exact(image, p);
+        if (HasFailure()) return;
+      }
+  }
+}
+
+TEST_F(GpuDeblock, FullHd) {
+  std::mt19937 gen = test::rng(8);
+  const struct {
+    PixelFormat format;
+    DeblockParams params;
+  } cases[] = {
+      {PixelFormat::I420, {}},                    // the defaults: block 8
+      {PixelFormat::I420, {44, 2, 3, 4, 4, 4}},   // whole-row runs, strong
+      {PixelFormat::NV12, {38, 0, 0, -3, 3, 4}},  // whole-row runs
+      {PixelFormat::NV12, {51, 0, 0, 0, 1, 16}},
+  };
+  for (const auto& c : cases) {
+    Image image(c.format, 1920, 1080);
+    test::fill_blocky(image, gen, c.params.block_size, 128, 20);
+    EXPECT_TRUE(expect_exact(image, c.params));
+    if (gpu->device_info().timestamps) {
+      EXPECT_GE(gpu->last_frame_stats().gpu_ms, 0.0);
+    }
+  }
+}
+
+// A 4:4:4 frame with interleaved chroma (NV24), built by hand: the luma
+// filter on a pair of channels, which no Image format has.
+TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
+  std::mt19937 gen = test::rng(9);
+  const int w = 29, h = 23, luma_stride = 32, chroma_stride = 60;
+  for (int block : kBlockSizes)
+    for (int bs = 1; bs <= 4; bs++)
+      for (bool in_gpu_memory : {false, true}) {
+        const DeblockParams p{44, 0, 0, 2, bs, block};
+        SCOPED_TRACE(testing::Message() << "NV24 block " << block << " bs "
+                                        << bs << " in place " << in_gpu_memory);
+        const size_t size = size_t(h) * (luma_stride + chroma_stride);
+        std::vector<uint8_t> bytes(size, test::kGuard);
+        std::uniform_int_distribution<int> noise(-3, 3);
+        for (int y = 0; y < h; y++)
+          for (int x = 0; x < w; x++) {
+            const int level = 100 + 9 * (((x / block) + (y / block)) & 1);
+            bytes[size_t(y) * luma_stride + x] = uint8_t(level + noise(gen));
+            for (int c = 0; c < 2; c++)
+              bytes[size_t(h) * luma_stride + size_t(y) * chroma_stride +
+                    2 * x + c] = uint8_t(level + 20 * c + noise(gen));
+          }
+        std::unique_ptr<GpuBuffer> buffer;
+        uint8_t* base = bytes.data();
+        if (in_gpu_memory) {
+          ASSERT_TRUE(gpu->allocate_buffer(size, &buffer));
+          base = buffer->data();
+          std::memcpy(base, bytes.data(), size);
+        }
+        auto frame_at = [&](uint8_t* data) {
+          Frame f;
+          f.num_planes = 3;
+          f.planes[0] = {data, luma_stride, w, h, 1};
+          uint8_t* chroma = data + size_t(h) * luma_stride;
+          f.planes[1] = {chroma, chroma_stride, w, h, 2};
+          f.planes[2] = {chroma + 1, chroma_stride, w, h, 2};
+          return f;
+        };
+        std::vector<uint8_t> want = bytes;
+        DeblockDsp dsp;
+        deblock_dsp_init_ref(&dsp);
+        deblock_frame(dsp, frame_at(want.data()), p);
+        ASSERT_NE(want, bytes);
+
+        ASSERT_TRUE(gpu->deblock(frame_at(base), p));
+        EXPECT_EQ(std::vector<uint8_t>(base, base + size), want);
+        EXPECT_EQ(gpu->last_frame_stats().zero_copy_groups,
+                  in_gpu_memory ? 2 : 0);
+        EXPECT_EQ(gpu->last_frame_stats().staged_groups, in_gpu_memory ? 0 : 2);
+        if (HasFailure()) return;
+      }
+}
+
+// ------------------------------------------------------------- zero-copy
+
+TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
+  std::mt19937 gen = test::rng(10);
+  for (const test::ZeroCopyCase& c : test::kZeroCopyCases)
+    for (int block : kBlockSizes) {
+      Image image(c.format, c.width, c.height, c.padding);
+      test::fill_blocky(image, gen, block, 128, 15);
+      fill_padding_blocky(image);
+      const DeblockParams p{45, 0, 0, 0, block == 4 ? 4 : block / 4, block};
+      SCOPED_TRACE(describe(image, p));
+      const Image want = reference(image, p);
+      ASSERT_FALSE(want.same_samples(image));
+
+      test::GpuImage g = test::copy_to_gpu(*gpu, image);
+      ASSERT_TRUE(g.buffer);
+      const Status s = gpu->deblock(g.frame, p);
+      ASSERT_TRUE(s) << s.message();
+      test::copy_from_gpu(g, image);
+      EXPECT_EQ(test::first_difference(want, image), "");
+      EXPECT_TRUE(image.bytes() == want.bytes()) << "padding changed";
+      const GpuFrameStats& st = gpu->last_frame_stats();
+      EXPECT_EQ(st.zero_copy_groups, c.in_place_outputs);
+      EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
+    }
+}
+
+// ------------------------------------------------- skipped planes, errors
+
+// Planes whose alpha or beta is 0 (or that have no edge) are not staged
+// and not touched.
+TEST_F(GpuDeblock, InactivePlanesAreSkipped) {
+  std::mt19937 gen = test::rng(11);
+  const struct {
+    DeblockParams params;
+    int groups;  // of an I420 40x24 frame
+  } cases[] = {
+      {{15, 0, 0, 0, 2, 8}, 0},    // indexA 15: alpha 0 everywhere
+      {{27, 0, -12, 0, 2, 8}, 0},  // indexB 15: beta 0 everywhere
+      {{20, 0, 0, -12, 2, 4}, 1},  // chroma QPc(8): inactive
+      {{14, 0, 0, 12, 2, 4}, 2},   // luma inactive, chroma QPc(26) active
+      {{30, 0, 0, 0, 2, 16}, 3},
+  };
+  for (const auto& c : cases) {
+    Image image(PixelFormat::I420, 40, 24, 3);
+    test::fill_blocky(image, gen, c.params.block_size, 128, 10);
+    expect_exact(image, c.params);
+    const GpuFrameStats& st = gpu->last_frame_stats();
+    EXPECT_EQ(st.zero_copy_groups + st.staged_groups, c.groups)
+        << describe(image, c.params);
+  }
+  // Planes too small for an edge: 10x10 luma has one at x = 4 (and y = 4)
+  // at block size 4 (x + 4 <= 10) but none at 8; its 5x5 chroma has none
+  // (x + 2 <= 5 fails at 4).
+  Image small(PixelFormat::I420, 10, 10, 1);
+  test::fill_blocky(small, gen, 4, 128, 10);
+  expect_exact(small, {40, 0, 0, 0, 2, 8});
+  EXPECT_EQ(gpu->last_frame_stats().staged_groups, 0);
+  expect_exact(small, {40, 0, 0, 0, 2, 4});
+  EXPECT_EQ(gpu->last_frame_stats().staged_groups, 1);
+}
+
+TEST_F(GpuDeblock, RejectsBadParameters) {
+  Image image(PixelFormat::I420, 16, 8);
+  EXPECT_FALSE(gpu->deblock(image.frame(), {52, 0, 0, 0, 2, 8}));
+  EXPECT_FALSE(gpu->deblock(image.frame(), {28, 13, 0, 0, 2, 8}));
+  EXPECT_FALSE(gpu->deblock(image.frame(), {28, 0, 0, 0, 5, 8}));
+  EXPECT_FALSE(gpu->deblock(image.frame(), {28, 0, 0, 0, 2, 12}));
+  EXPECT_TRUE(gpu->deblock(image.frame(), {28, 0, 0, 0, 2, 8}));
+}
+
+}  // namespace
+}  // namespace daedalus

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Fails when a file includes a header of a layer above its own.
+
+The layers of docs/architecture.md, lowest first: common (frames, images,
+status, the thread pool), filters (each family; a family sees only itself),
+vulkan (the compute runner; it knows no filter), backends (everything
+below, and the shaders' shared headers), gst (the elements: the library's
+public headers only). Nothing under kernels/ includes GStreamer or GLib.
+
+    tools/check-layers.py [ROOT]   check the tree (default: this checkout)
+    tools/check-layers.py --self-test
+"""
+import os
+import re
+import sys
+
+PUBLIC = {
+    "frame.h": "common", "status.h": "common", "image.h": "common",
+    "metrics.h": "common", "machine.h": "common", "thread_pool.h": "common",
+    "deblock.h": "filters/deblock", "cdef.h": "filters/cdef",
+    "mc.h": "filters/mc",
+}  # every other daedalus/*.h belongs to the backends
+RANK = {"common": 0, "filters": 1, "vulkan": 1, "backends": 2, "gst": 3}
+SOURCES = (".c", ".cc", ".h")
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def layer_of_path(path):
+    """The layer (and family, for filters) of a file by its place."""
+    parts = path.split("/")
+    if parts[0] == "gst":
+        return "gst"
+    if parts[0] == "shaders":
+        return "shaders"
+    if parts[0] != "kernels" or len(parts) < 3:
+        return None
+    if parts[1] == "include":
+        return PUBLIC.get(parts[-1], "backends")
+    if parts[1] == "filters":
+        return "filters/" + parts[2] if len(parts) > 3 else "filters"
+    return parts[1] if parts[1] in RANK else None
+
+
+def layer_of_include(name):
+    if name.startswith("daedalus/"):
+        return PUBLIC.get(name.split("/", 1)[1], "backends")
+    if name in ("daedalus_config.h",) or name.endswith(".spv.h"):
+        return None  # generated: build options, embedded SPIR-V
+    first = name.split("/", 1)[0]
+    if first in ("deblock", "cdef", "mc") and "/" in name:
+        return "shaders"  # a family's header shared with its shader
+    if first in ("common", "vulkan", "backends"):
+        return first
+    if first == "filters":
+        parts = name.split("/")
+        return "filters/" + parts[1] if len(parts) > 2 else "filters"
+    return None
+
+
+def allowed(own, other):
+    if other is None or own is None:
+        return True
+    if own == "shaders":
+        return other == "shaders"
+    if other == "shaders":
+        return own.startswith("backends")
+    own_top, other_top = own.split("/")[0], other.split("/")[0]
+    if own_top == "filters" and other_top == "filters":
+        # A family sees itself and what all families share, not another.
+        return other == "filters" or own == "filters" or own == other
+    if own_top == other_top:
+        return True
+    return RANK[other_top] < RANK[own_top]
+
+
+def problems(path, text):
+    own = layer_of_path(path)
+    found = []
+    for quote, name in INCLUDE.findall(text):
+        if path.startswith("kernels/") and quote == "<" and (
+                name.startswith("gst/") or name.startswith("glib")):
+            found.append(f"{path}: includes <{name}>: the kernel library "
+                         "knows no GStreamer or GLib")
+            continue
+        if quote != '"':
+            continue
+        if own == "gst" and not (name.startswith("daedalus/")
+                                 or name.startswith("gstdaedalus")):
+            found.append(f'{path}: includes "{name}": the elements use the '
+                         "library's public headers only")
+            continue
+        other = layer_of_include(name)
+        if not allowed(own, other):
+            found.append(f'{path} ({own}): includes "{name}" ({other}), '
+                         "a layer it may not see")
+    return found
+
+
+def check_tree(root):
+    found = []
+    for top in ("kernels", "gst", "shaders"):
+        for folder, _, files in os.walk(os.path.join(root, top)):
+            for f in sorted(files):
+                if not f.endswith(SOURCES) and not f.endswith(".comp"):
+                    continue
+                full = os.path.join(folder, f)
+                rel = os.path.relpath(full, root)
+                with open(full, encoding="utf-8") as fh:
+                    found += problems(rel, fh.read())
+    return found
+
+
+def self_test():
+    """Each rule catches what it is for; legal includes pass."""
+    bad = [
+        ("kernels/filters/cdef/cdef.cc", '#include "vulkan/vk_batch.h"'),
+        ("kernels/filters/cdef/cdef.cc", '#include "backends/cpu/backend_dsp.h"'),
+        ("kernels/filters/cdef/cdef.cc", '#include "daedalus/backend.h"'),
+        ("kernels/filters/cdef/cdef.cc", '#include "filters/mc/mc_tap.h"'),
+        ("kernels/filters/mc/mc.cc", '#include "daedalus/deblock.h"'),
+        ("kernels/vulkan/vk_batch.cc", '#include "daedalus/cdef.h"'),
+        ("kernels/vulkan/vk_batch.cc", '#include "backends/gpu/gpu_bands.h"'),
+        ("kernels/common/image.cc", '#include "daedalus/mc.h"'),
+        ("kernels/common/image.cc", "#include <gst/gst.h>"),
+        ("kernels/filters/mc/mc.cc", '#include "mc/mc_push.h"'),
+        ("gst/gstdaedalusfilter.cc", '#include "vulkan/vk_context.h"'),
+    ]
+    good = [
+        ("kernels/filters/cdef/cdef.cc", '#include "daedalus/cdef.h"'),
+        ("kernels/filters/cdef/cdef.cc", '#include "daedalus/thread_pool.h"'),
+        ("kernels/filters/cdef/cdef_simd.cc", '#include "filters/simd_init.h"'),
+        ("kernels/backends/gpu/cdef_vk.cc", '#include "cdef/cdef_push.h"'),
+        ("kernels/backends/gpu/cdef_vk.cc", '#include "vulkan/vk_batch.h"'),
+        ("kernels/vulkan/vk_batch.cc", '#include "daedalus/status.h"'),
+        ("gst/gstdaedalusfilter.cc", '#include "daedalus/backend_gpu.h"'),
+    ]
+    failures = [f"missed: {p}: {t}" for p, t in bad if not problems(p, t)]
+    failures += [f"wrongly refused: {p}: {t}" for p, t in good
+                 if problems(p, t)]
+    return failures
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        found = self_test()
+    else:
+        root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..")
+        found = check_tree(root)
+    for line in found:
+        print(line)
+    print(f"{len(found)} layer violations" if found else "layers: ok")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
