@@ -53,7 +53,7 @@ enum
   PROP_DAMPING,
 };
 
-/* The library's defaults, so that the element and ELEMENTS.md agree. */
+/* The library's defaults, so that the element and docs/spec.md agree. */
 static constexpr daedalus::CdefParams kDefaults {};
 #define DEFAULT_PROP_PRI_STRENGTH kDefaults.pri_strength
 #define DEFAULT_PROP_SEC_STRENGTH kDefaults.sec_strength

@@ -62,7 +62,7 @@ typedef enum {
   GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16 = 16,
 } GstDaedalusDeblockBlockSize;
 
-/* The library's defaults, so that the element and ELEMENTS.md agree. */
+/* The library's defaults, so that the element and docs/spec.md agree. */
 static constexpr daedalus::DeblockParams kDefaults {};
 #define DEFAULT_PROP_QP kDefaults.qp
 #define DEFAULT_PROP_ALPHA_OFFSET kDefaults.alpha_offset

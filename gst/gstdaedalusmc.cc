@@ -56,7 +56,7 @@ typedef enum {
   GST_DAEDALUS_MC_FILTER_BILINEAR,
 } GstDaedalusMcFilter;
 
-/* The library's defaults, so that the element and ELEMENTS.md agree. */
+/* The library's defaults, so that the element and docs/spec.md agree. */
 static constexpr daedalus::McParams kDefaults {};
 #define DEFAULT_PROP_DX kDefaults.dx
 #define DEFAULT_PROP_DY kDefaults.dy

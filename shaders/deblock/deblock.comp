@@ -2,13 +2,13 @@
 #extension GL_GOOGLE_include_directive : require
 
 // daedalusdeblock, mode=h264: bit-exact with kernels/deblock_ref.cc
-// (ELEMENTS.md). One dispatch per pass and plane group: pass 1 filters the
+// (docs/spec.md). One dispatch per pass and plane group: pass 1 filters the
 // vertical edges of every row, pass 2 (after a barrier) the horizontal edges
 // of every column, on pass 1's output.
 //
 // Every dispatch reads one plane (src) and writes every word of another
 // (dst), so no invocation reads what another writes; no two write the same
-// word. Two ways to honour ELEMENTS.md's edge order (kernels/backends/gpu/deblock_vk.cc
+// word. Two ways to honour docs/spec.md's edge order (kernels/backends/gpu/deblock_vk.cc
 // picks one per plane and says why each is exact):
 // * GATHER: each word of dst is computed by the item that owns it, which
 //   filters the (at most two) edges that write into it. Used where an edge's

@@ -2,7 +2,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 // daedalusmc: out(x, y) = in(x + dx, y + dy) with the VP9 filters, bit-exact
-// with kernels/mc_ref.cc (ELEMENTS.md). One dispatch per plane, or per
+// with kernels/mc_ref.cc (docs/spec.md). One dispatch per plane, or per
 // interleaved NV12/NV21 chroma pair (step 2: both channels at once).
 //
 // A workgroup writes MC_TILE_H rows x MC_TILE_W bytes; each invocation one

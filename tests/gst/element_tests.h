@@ -9,7 +9,7 @@
 
 namespace daedalus::gsttest {
 
-// One numeric property as ELEMENTS.md fixes it.
+// One numeric property as docs/spec.md fixes it.
 struct NumericProperty {
   const char* name;
   double min, max, def;

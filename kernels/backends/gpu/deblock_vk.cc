@@ -36,7 +36,7 @@ int edge_count(const DeblockPlaneParams& pp, int length) {
 
 int ceil_div(int n, int d) { return (n + d - 1) / d; }
 
-// ELEMENTS.md filters a row's edges in increasing x (a column's in y; the
+// docs/spec.md filters a row's edges in increasing x (a column's in y; the
 // same argument holds for pass 2). The edge at x reads samples x - r ..
 // x + r - 1 (r = 4 luma, 2 chroma) and writes some of them: x - 3 .. x + 2
 // (luma, bs 4), x - 2 .. x + 1 (luma, bs < 4), x - 1 .. x (chroma).

@@ -1,4 +1,4 @@
-// The Highway implementation of the CDEF block-rows entry (ELEMENTS.md,
+// The Highway implementation of the CDEF block-rows entry (docs/spec.md,
 // daedaluscdef), bit-exact with cdef_ref.cc.
 //
 // A block row is worked on in chunks of up to kChunk blocks. The samples a

@@ -1,4 +1,4 @@
-// The scalar reference of ELEMENTS.md, daedalusdeblock: written to be read
+// The scalar reference of docs/spec.md, daedalusdeblock: written to be read
 // against the spec equations, not to be fast.
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// The Highway implementation of the deblock DSP table (ELEMENTS.md,
+// The Highway implementation of the deblock DSP table (docs/spec.md,
 // daedalusdeblock). A vector holds one edge position of many independent
 // lines: pass 2 runs a lane per column straight on the plane; pass 1 runs a
 // lane per row on strips of rows transposed into a column-major buffer. Where

@@ -1,4 +1,4 @@
-// The scalar reference of daedalusmc, written as ELEMENTS.md states it, one
+// The scalar reference of daedalusmc, written as docs/spec.md states it, one
 // output sample at a time: it is the oracle, so clarity beats speed.
 #include <algorithm>
 

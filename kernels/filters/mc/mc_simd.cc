@@ -1,4 +1,4 @@
-// The Highway implementation of daedalusmc's rows (ELEMENTS.md), in 16-bit
+// The Highway implementation of daedalusmc's rows (docs/spec.md), in 16-bit
 // lanes over groups of 2N samples: the even samples of a group in one vector,
 // the odd ones in another. Two adjacent 8-bit samples are one 16-bit lane, so
 // a mask and a shift split them, and a shift and an or join them again: no

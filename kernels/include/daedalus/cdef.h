@@ -1,4 +1,4 @@
-// AV1 CDEF de-ringing as a post-process (ELEMENTS.md, daedaluscdef).
+// AV1 CDEF de-ringing as a post-process (docs/spec.md, daedaluscdef).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// H.264-style deblocking as a post-process (ELEMENTS.md, daedalusdeblock).
+// H.264-style deblocking as a post-process (docs/spec.md, daedalusdeblock).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Sub-pixel translation with the VP9 interpolation filters
-// (ELEMENTS.md, daedalusmc): out(x, y) = in(x + dx, y + dy).
+// (docs/spec.md, daedalusmc): out(x, y) = in(x + dx, y + dy).
 #pragma once
 
 #include <cstdint>

@@ -64,7 +64,7 @@ inline void fill_content(Image& image, std::mt19937& gen, int kind) {
   }
 }
 
-// ELEMENTS.md "Blocks" and "Direction and variance", composed independently
+// docs/spec.md "Blocks" and "Direction and variance", composed independently
 // of the block-rows function: every block is filtered (strength 0 included)
 // and the direction is always searched.
 inline Image expected_cdef(const Image& src, const CdefParams& prm) {

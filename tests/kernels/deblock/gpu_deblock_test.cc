@@ -131,7 +131,7 @@ void expect_row_and_column(GpuBackend& gpu, const int (&in)[12],
   EXPECT_TRUE(test::guards_intact(column));
 }
 
-// ELEMENTS.md's edge order at block size 4, worked by hand for the scalar
+// docs/spec.md's edge order at block size 4, worked by hand for the scalar
 // test (deblock_test.cc, DeblockOrder): qp 34 gives alpha 40 and beta 10;
 // strong filter, edges at 4 and 8, the second reading samples 4..6 the first
 // wrote. Edge 4: p = 66 64 62 60, q = 72 74 76 78, all strong:

@@ -507,7 +507,7 @@ TEST(McProperty, SemiPlanarChromaMatchesPlanar) {
 // two-pass put_8tap over an edge-extended copy of the plane. Both passes
 // always run (a zero fraction is the identity phase {0,0,0,128,0,0,0,0})
 // and bilinear is the 8-tap phase {0,0,0,128-8f,8f,0,0,0}. It equals
-// ELEMENTS.md because (128 v + 64) >> 7 = v and
+// docs/spec.md because (128 v + 64) >> 7 = v and
 // (a (128 - 8f) + b 8f + 64) >> 7 = a + ((f (b - a) + 8) >> 4).
 std::vector<uint8_t> put_8tap_model(const ConstPlane& p, const McPlaneShift& s,
                                     McFilter filter) {
