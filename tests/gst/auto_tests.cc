@@ -126,7 +126,7 @@ GST_START_TEST(test_auto_trial_then_cache) {
   const std::string path = private_cache();
   if (!use_any_gpu()) return;
   GstHarness* h = run_one_frame(params(), 64, 48);
-  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  fail_unless_equals_std_string(decided_by(h->element), "trial");
   gst_harness_teardown(h);
 
   GKeyFile* file = load_cache(path);
@@ -141,8 +141,8 @@ GST_START_TEST(test_auto_trial_then_cache) {
   g_key_file_unref(file);
 
   h = run_one_frame(params(), 64, 48);
-  fail_unless_equals_string(decided_by(h->element).c_str(), "cache");
-  fail_unless_equals_string(active_backend(h->element).c_str(), backend);
+  fail_unless_equals_std_string(decided_by(h->element), "cache");
+  fail_unless_equals_std_string(active_backend(h->element), backend);
   gst_harness_teardown(h);
   g_free(backend);
   remove_cache(path);
@@ -163,11 +163,11 @@ GST_START_TEST(test_auto_cache_misses) {
   gst_harness_set_src_caps(defaults, gst_video_info_to_caps(&info));
   std::mt19937 gen = rng(3);
   gst_buffer_unref(push_and_pull(defaults, random_buffer(info, gen)));
-  fail_unless_equals_string(decided_by(defaults->element).c_str(), "trial");
+  fail_unless_equals_std_string(decided_by(defaults->element), "trial");
   gst_harness_teardown(defaults);
 
   GstHarness* h = run_one_frame(params(), 32, 16);
-  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  fail_unless_equals_std_string(decided_by(h->element), "trial");
   gst_harness_teardown(h);
 
   GKeyFile* file = load_cache(path);
@@ -179,13 +179,13 @@ GST_START_TEST(test_auto_cache_misses) {
   g_strfreev(groups);
   save_cache(file, path);
   h = run_one_frame(params(), 64, 48);
-  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  fail_unless_equals_std_string(decided_by(h->element), "trial");
   gst_harness_teardown(h);
 
   fail_unless(g_file_set_contents(path.c_str(), "[daedalus\nnot a keyfile", -1,
                                   nullptr));
   h = run_one_frame(params(), 64, 48);
-  fail_unless_equals_string(decided_by(h->element).c_str(), "trial");
+  fail_unless_equals_std_string(decided_by(h->element), "trial");
   gst_harness_teardown(h);
   file = load_cache(path);
   fail_unless_equals_int(g_key_file_get_integer(file, "daedalus", "format",
@@ -202,14 +202,14 @@ GST_START_TEST(test_auto_environment) {
   const std::string path = private_cache();
   g_setenv("DAEDALUS_BACKEND", "scalar", TRUE);
   GstHarness* h = run_one_frame(params(), 33, 17);
-  fail_unless_equals_string(active_backend(h->element).c_str(), "scalar");
-  fail_unless_equals_string(decided_by(h->element).c_str(), "environment");
+  fail_unless_equals_std_string(active_backend(h->element), "scalar");
+  fail_unless_equals_std_string(decided_by(h->element), "environment");
   gst_harness_teardown(h);
 
   if (create_backend(BackendKind::Cpu, nullptr)) {
     h = run_one_frame(params("backend=cpu"), 33, 17);
-    fail_unless_equals_string(active_backend(h->element).c_str(), "cpu");
-    fail_unless_equals_string(decided_by(h->element).c_str(), "property");
+    fail_unless_equals_std_string(active_backend(h->element), "cpu");
+    fail_unless_equals_std_string(decided_by(h->element), "property");
     gst_harness_teardown(h);
   }
 
@@ -228,7 +228,7 @@ GST_START_TEST(test_auto_without_gpu_warns_once) {
   g_setenv("DAEDALUS_VULKAN_DEVICE", "no-such-device", TRUE);
   GstBus* bus = gst_bus_new();
   GstHarness* h = run_one_frame(params(), 33, 17, bus);
-  fail_unless_equals_string(decided_by(h->element).c_str(), "only-choice");
+  fail_unless_equals_std_string(decided_by(h->element), "only-choice");
   GstVideoInfo info = video_info("I420", 17, 9);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   std::mt19937 gen = rng(1);
@@ -261,8 +261,8 @@ GST_START_TEST(test_auto_gpu_failure_mid_stream) {
   g_setenv("DAEDALUS_FAULT_GPU_AFTER", "2", TRUE);
   GstBus* bus = gst_bus_new();
   GstHarness* h = run_one_frame(params(), 64, 48, bus);  // frame 1: gpu
-  fail_unless_equals_string(decided_by(h->element).c_str(), "cache");
-  fail_unless_equals_string(active_backend(h->element).c_str(), "gpu");
+  fail_unless_equals_std_string(decided_by(h->element), "cache");
+  fail_unless_equals_std_string(active_backend(h->element), "gpu");
   GstVideoInfo info = video_info("I420", 64, 48);
   std::mt19937 gen = rng(2);
   constexpr int kFrames = 4;
@@ -277,8 +277,8 @@ GST_START_TEST(test_auto_gpu_failure_mid_stream) {
     gst_buffer_unref(expected);
   }
   fail_unless_equals_int(gst_harness_buffers_received(h), kFrames + 1);
-  fail_unless_equals_string(active_backend(h->element).c_str(), "cpu");
-  fail_unless_equals_string(decided_by(h->element).c_str(), "fallback");
+  fail_unless_equals_std_string(active_backend(h->element), "cpu");
+  fail_unless_equals_std_string(decided_by(h->element), "fallback");
 
   fail_unless_equals_int(pop_warnings(bus, "DAEDALUS_FAULT_GPU_AFTER"), 1);
   gst_element_set_bus(h->element, nullptr);

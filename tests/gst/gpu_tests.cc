@@ -207,7 +207,7 @@ GST_START_TEST(test_gpu_formats) {
   for (const Size& size : kSizes) {
     GstVideoInfo info = video_info(format, size.width, size.height);
     gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-    fail_unless_equals_string(active_backend(h->element).c_str(), "gpu");
+    fail_unless_equals_std_string(active_backend(h->element), "gpu");
     std::mt19937 gen = rng(salt++);
 
     // Ordinary memory: copied in (and back out, in place); not counted.

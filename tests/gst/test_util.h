@@ -17,6 +17,19 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+// fail_unless_equals_string for std::string values: libcheck's macro keeps
+// the `const char*` it is given, which for a temporary's c_str() points into
+// a string destroyed before the comparison. A macro, so that a failure names
+// the test's line.
+#define fail_unless_equals_std_string(a, b)                                  \
+  G_STMT_START {                                                             \
+    const std::string first_ = (a);                                          \
+    const std::string second_ = (b);                                         \
+    fail_unless(first_ == second_, "'%s' (%s) is not equal to '%s' (%s)",    \
+                #a, first_.c_str(), #b, second_.c_str());                    \
+  }                                                                          \
+  G_STMT_END
+
 namespace daedalus::gsttest {
 
 inline constexpr const char* kFormats[] = {"I420", "YV12", "Y42B", "Y444",
