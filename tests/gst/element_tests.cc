@@ -280,7 +280,7 @@ void check_enum(GstElement* element, const EnumProperty& e) {
 }
 
 GST_START_TEST(test_property_specs) {
-  GstElement* element = gst_element_factory_make(spec->factory, nullptr);
+  GstElement* element = new_element(spec->factory);
 
   for (const NumericProperty& p : spec->numeric) {
     GParamSpec* pspec = find_property(element, p.name);
@@ -339,7 +339,7 @@ GST_END_TEST
 
 // Out-of-range values are refused (GLib warns) and the old value stays.
 GST_START_TEST(test_property_rejection) {
-  GstElement* element = gst_element_factory_make(spec->factory, nullptr);
+  GstElement* element = new_element(spec->factory);
 
   for (const NumericProperty& p : spec->numeric) {
     GParamSpec* pspec = find_property(element, p.name);
@@ -507,6 +507,14 @@ int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name) {
   // Meson 1.0 cannot unset a variable in a test's environment.
   g_unsetenv("GST_PLUGIN_FEATURE_RANK");
   gst_check_init(&argc, &argv);
+  // Said once, rather than by every test failing to make an element.
+  GstPlugin* plugin = gst_registry_find_plugin(gst_registry_get(), "daedalus");
+  if (!plugin) {
+    g_printerr("the daedalus plugin did not load "
+               "(GST_DEBUG=GST_PLUGIN_LOADING:5 says why)\n");
+    return 1;
+  }
+  gst_object_unref(plugin);
   seed();  // printed once, in the parent of the forked tests
   return gst_check_run_suite(make_suite(), name, __FILE__);
 }

@@ -231,9 +231,15 @@ void set_properties(GstElement* element, const char* assignments) {
   g_strfreev(parts);
 }
 
-GstHarness* new_harness(const char* factory, const char* properties) {
+GstElement* new_element(const char* factory) {
   GstElement* element = gst_element_factory_make(factory, nullptr);
-  fail_unless(element != nullptr, "no %s element", factory);
+  fail_unless(element != nullptr, "no %s element (did the plugin load?)",
+              factory);
+  return element;
+}
+
+GstHarness* new_harness(const char* factory, const char* properties) {
+  GstElement* element = new_element(factory);
   set_properties(element, properties);
   GstHarness* h = gst_harness_new_with_element(element, "sink", "src");
   gst_object_unref(element);

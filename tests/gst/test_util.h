@@ -90,6 +90,9 @@ void check_output(GstBuffer* expected, GstBuffer* out,
 // Sets "name=value name=value ..." as gst-launch-1.0 would.
 void set_properties(GstElement* element, const char* assignments);
 
+// A new `factory` element (floating); fails the test when there is none.
+GstElement* new_element(const char* factory);
+
 // A harness around a new `factory` element that got `properties` while in
 // NULL (so also backend, which is read at negotiation).
 GstHarness* new_harness(const char* factory, const char* properties);
