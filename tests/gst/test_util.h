@@ -6,6 +6,7 @@
 // Standard headers first: libcheck (inside gstcheck.h) defines a fail()
 // macro that would break std::basic_ios::fail().
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -103,5 +104,22 @@ std::string active_backend(GstElement* element);
 // Pushes `in` (transfer full) and pulls the output, failing the test when
 // the push fails or nothing comes out.
 GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in);
+
+// The plugin's own copy of the kernel library records validation messages
+// where a test cannot read them, but prints each to stderr ("daedalus:
+// Vulkan error: ..."): the watch captures this (forked) test's stderr and
+// fails on such a line (a test that fails before check() loses the rest
+// of its stderr).
+class ValidationWatch {
+ public:
+  ValidationWatch();
+  // Once every GPU object of the test is gone: destroying a device reports
+  // what was leaked.
+  void check();
+
+ private:
+  int saved_;
+  FILE* file_;
+};
 
 }  // namespace daedalus::gsttest
