@@ -6,6 +6,7 @@
 
 #include "gstdaedalusbackendchoice.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "daedalus/backend_gpu.h"
@@ -20,6 +21,9 @@ namespace
 {
 
   using daedalus::BackendKind;
+
+  /* gst_daedalus_note_gpu_lost () was called. */
+  std::atomic<bool> gpu_lost_in_process;
 
   BackendKind kind_of (GstDaedalusBackend setting)
   {
@@ -142,6 +146,26 @@ namespace
     return gpu;
   }
 
+  /* The cpu backend, else the scalar one. */
+  GstDaedalusChoice choose_cpu (const GstDaedalusChoiceRequest & request,
+      GstDaedalusDecidedBy by, const std::string & why)
+  {
+    GstDaedalusChoice choice;
+    daedalus::BackendOptions options;
+    options.threads = request.threads;
+    choice.backend = daedalus::create_backend (BackendKind::Cpu, nullptr,
+        options);
+    if (!choice.backend)
+      choice.backend = daedalus::create_backend (BackendKind::Scalar,
+          &choice.error, options);
+    choice.decided_by = by;
+    GST_INFO_OBJECT (request.element, "backend %s (decided by %s): %s",
+        choice.backend ?
+        std::string (daedalus::backend_name (choice.backend->kind ())).
+        c_str () : "none", gst_daedalus_decided_by_name (by), why.c_str ());
+    return choice;
+  }
+
   GstDaedalusChoice choose_auto (const GstDaedalusChoiceRequest & request,
       bool hybrid_only)
   {
@@ -153,17 +177,8 @@ namespace
     std::unique_ptr < daedalus::Backend > gpu =
         auto_gpu (request, hybrid_only, &gpu_identity, &gpu_why);
     if (!gpu && !hybrid_only) {
-      choice.backend = daedalus::create_backend (BackendKind::Cpu, nullptr,
-          options);
-      if (!choice.backend)
-        choice.backend = daedalus::create_backend (BackendKind::Scalar,
-            &choice.error, options);
-      choice.decided_by = GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE;
-      GST_INFO_OBJECT (request.element, "backend %s, the only one to try: "
-          "the gpu is not (%s)", choice.backend ?
-          std::string (daedalus::backend_name (choice.backend->kind ())).
-          c_str () : "none", gpu_why.c_str ());
-      return choice;
+      return choose_cpu (request, GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE,
+          "the only one to try: the gpu is not (" + gpu_why + ")");
     }
     if (!gpu) {
       choice.error = "the gpu is unavailable: " + gpu_why;
@@ -308,7 +323,13 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest & request)
     by = GST_DAEDALUS_DECIDED_BY_ENVIRONMENT;
 
   GstDaedalusChoice choice;
-  if (setting == GST_DAEDALUS_BACKEND_AUTO) {
+  if (setting == GST_DAEDALUS_BACKEND_AUTO && request.gpu_failed) {
+    choice = choose_cpu (request, GST_DAEDALUS_DECIDED_BY_FALLBACK,
+        "the GPU failed this element");
+  } else if (setting == GST_DAEDALUS_BACKEND_AUTO && gpu_lost_in_process) {
+    choice = choose_cpu (request, GST_DAEDALUS_DECIDED_BY_FALLBACK,
+        "the GPU device was lost");
+  } else if (setting == GST_DAEDALUS_BACKEND_AUTO) {
     choice = choose_auto (request, false);
   } else if (setting == GST_DAEDALUS_BACKEND_HYBRID
       && daedalus::backend_built (BackendKind::Hybrid)) {
@@ -325,4 +346,10 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest & request)
   }
   choice.setting_name = setting_name (setting);
   return choice;
+}
+
+void
+gst_daedalus_note_gpu_lost (void)
+{
+  gpu_lost_in_process = true;
 }

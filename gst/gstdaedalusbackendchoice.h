@@ -41,6 +41,7 @@ struct GstDaedalusChoiceRequest
   int threads;                  /* n-threads: 0 for every core */
   double budget_ms;
   bool *warned_no_gpu;          /* warn once per element */
+  bool gpu_failed;              /* auto chose the GPU and it failed */
 };
 
 struct GstDaedalusChoice
@@ -53,8 +54,14 @@ struct GstDaedalusChoice
   std::string setting_name;     /* as the error names it */
 };
 
+/* auto's choice is the cpu (decided by fallback) once the element's GPU
+ * failed, or once any element's GPU device was lost. */
 GstDaedalusChoice gst_daedalus_choose_backend (const GstDaedalusChoiceRequest &
     request);
+
+/* Remembers for the rest of the process that the GPU device is lost
+ * (daedalus::Status::is_gpu_lost): every element's auto keeps to the CPU. */
+void gst_daedalus_note_gpu_lost (void);
 
 /* What the element's key for "choose again" is: format, size, cost. */
 std::string gst_daedalus_choice_subject (const GstVideoInfo * info,

@@ -58,7 +58,7 @@ namespace
 
     static daedalus::Status lost ()
     {
-      return daedalus::Status::error ("the Vulkan device was lost "
+      return daedalus::Status::gpu_lost ("the Vulkan device was lost "
           "(simulated: DAEDALUS_FAULT_GPU_AFTER)");
     }
 

@@ -29,7 +29,9 @@
  * the default for every element; a #GstDaedalusFilter:backend set on the
  * element overrides the variable. A gpu or hybrid backend that auto chose
  * and that fails on a frame is replaced by the cpu backend, with a warning,
- * and the frame is redone.
+ * and the frame is redone; auto keeps to the CPU at later negotiations of
+ * the element (of every element in the process, when the GPU device was
+ * lost), and the cache is left as it was.
  *
  * On the gpu backend the element proposes upstream a buffer pool whose
  * frames live in Vulkan memory the GPU reads and writes in place, and takes
@@ -128,6 +130,8 @@ namespace
     std::string chosen_for;
     /* Whether a failing gpu or hybrid backend may be replaced by the cpu. */
     bool may_fall_back = false;
+    /* It was: auto keeps to the CPU for the element's life. */
+    bool gpu_failed = false;
     bool warned_no_gpu = false;
     /* On the gpu backend: the same backend, and the allocator of the buffer
      * pools (which share the backend: their buffers may outlive it here). */
@@ -458,6 +462,7 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
   request.info = info;
   request.job = GST_DAEDALUS_FILTER_GET_CLASS (self)->make_job (self);
   request.warned_no_gpu = &state.warned_no_gpu;
+  request.gpu_failed = state.gpu_failed;
   const std::string chosen_for = std::to_string (request.setting) + " " +
       std::to_string (request.setting_explicit) + " " +
       gst_daedalus_choice_subject (info, request.job, request.threads);
@@ -571,35 +576,29 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
   update_passthrough (self, &GST_VIDEO_FILTER (self)->in_info, FALSE);
 }
 
-/* Replaces a failed gpu or hybrid backend by the cpu one; FALSE when even
- * that cannot be had. */
+/* Replaces a failed gpu or hybrid backend by the cpu one, and remembers
+ * the failure so that later negotiations choose the CPU too (for every
+ * element, when the device was lost); FALSE when not even the scalar
+ * backend can be had. */
 static gboolean
 fall_back_to_cpu (GstDaedalusFilter * self, const daedalus::Status & failure)
 {
   FilterState & state = get_state (self);
   const std::string failed (daedalus::backend_name (state.backend->kind ()));
-  daedalus::BackendOptions options;
-  {
-    GstDaedalusObjectLock lock (self);
-    options.threads = (int) state.n_threads;
-  }
-  std::string why_not;
-  std::unique_ptr<daedalus::Backend> cpu =
-      daedalus::create_backend (daedalus::BackendKind::Cpu, &why_not, options);
-  if (!cpu)
-    cpu = daedalus::create_backend (daedalus::BackendKind::Scalar, &why_not);
-  if (!cpu)
+  const bool had_pool = state.allocator != nullptr;
+  state.gpu_failed = true;
+  if (failure.is_gpu_lost ())
+    gst_daedalus_note_gpu_lost ();
+  state.drop_backend ();
+  if (!ensure_backend (self, &GST_VIDEO_FILTER (self)->in_info))
     return FALSE;
 
   GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
       ("The GPU failed; the CPU runs this element from now on."),
       ("The %s backend failed on a frame (%s); the frame is redone on the "
           "%s backend.", failed.c_str (), failure.message ().c_str (),
-          std::string (daedalus::backend_name (cpu->kind ())).c_str ()));
-  const bool had_pool = state.allocator != nullptr;
-  adopt_backend (self, std::move (cpu), GST_DAEDALUS_DECIDED_BY_FALLBACK);
-  state.may_fall_back = false;
-  daedalus::Placements::process ().remove (self);
+          std::string (daedalus::backend_name (state.backend->kind ())).
+          c_str ()));
   /* Buffers from the Vulkan pool stay valid; new ones come from ordinary
    * pools once both sides have asked again. */
   if (had_pool) {

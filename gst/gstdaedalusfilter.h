@@ -74,7 +74,7 @@ G_END_DECLS
  * negotiation (on the streaming thread: inside transform_frame[_ip]); @dst
  * is @src for an in-place job. When a gpu or hybrid backend that auto chose
  * fails, warns once and redoes the frame on the cpu backend, which it keeps
- * from then on. Otherwise a failure posts an element error carrying the
+ * from then on, through later negotiations too. Otherwise a failure posts an element error carrying the
  * backend's message and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter * filter,
     const daedalus::Frame & dst, const daedalus::ConstFrame & src);

@@ -1,5 +1,7 @@
 #include "vk_batch.h"
 
+#include <string>
+
 #include "vk_context.h"
 #include "vk_status.h"
 
@@ -9,16 +11,14 @@ namespace {
 // Per frame: a set per dispatch. Three planes times a few passes is far less.
 constexpr uint32_t kMaxSets = 64;
 constexpr uint32_t kMaxBuffersPerSet = 4;
-// Generous for a software device under validation; a real GPU takes
-// milliseconds.
-constexpr uint64_t kWaitNs = 60'000'000'000ull;
 
 }  // namespace
 
-Status Batch::create(std::shared_ptr<Context> context,
+Status Batch::create(std::shared_ptr<Context> context, uint64_t wait_ms,
                      std::unique_ptr<Batch>* out) {
   std::unique_ptr<Batch> b(new Batch);
   b->context_ = std::move(context);
+  b->wait_ms_ = wait_ms;
   const VkDevice device = b->context_->device();
 
   VkCommandPoolCreateInfo pool{};
@@ -63,19 +63,38 @@ Status Batch::create(std::shared_ptr<Context> context,
 }
 
 Batch::~Batch() {
-  // A frame still running (after a failed wait, or submitted and never
-  // waited for) must finish before its command buffer and sets are
-  // destroyed. Its own fence, not the queue: other backends may be
-  // submitting to the queue.
-  if (lost_ || in_flight_) {
-    const VkFence fence = fence_.get();
-    vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, UINT64_MAX);
+  // A frame submitted and never waited for (a band never finished) gets the
+  // usual limit. One still running after it, or after a wait that gave up,
+  // keeps its command buffer, sets and fence until it finishes. Its own
+  // fence, not the queue: other backends may be submitting to the queue.
+  if (!in_flight_ || (!lost_ && wait_for_fence() == VK_SUCCESS)) return;
+  struct Running {
+    UniqueFence fence;  // destroyed last
+    UniqueQueryPool queries;
+    UniqueDescriptorPool descriptors;
+    UniqueCommandPool pool;
+  };
+  context_->deferred().release(std::make_shared<Running>(
+      Running{std::move(fence_), std::move(queries_), std::move(descriptors_),
+              std::move(pool_)}));
+}
+
+VkResult Batch::wait_for_fence() {
+  const VkFence fence = fence_.get();
+  const uint64_t ns = wait_ms_ > UINT64_MAX / 1'000'000 ? UINT64_MAX
+                                                         : wait_ms_ * 1'000'000;
+  const VkResult waited =
+      vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, ns);
+  if (waited != VK_SUCCESS) {
+    lost_ = true;
+    context_->deferred().watch(fence);
   }
+  return waited;
 }
 
 Status Batch::begin() {
   if (lost_)
-    return Status::error(
+    return Status::gpu_lost(
         "the GPU did not finish an earlier frame; this gpu "
         "backend cannot be used any more");
   if (in_flight_)
@@ -180,16 +199,15 @@ Status Batch::submit() {
 
 Status Batch::wait() {
   if (!in_flight_) return Status::error("internal: wait without a submit");
-  const VkDevice device = context_->device();
-  const VkFence fence = fence_.get();
-  const VkResult waited = vkWaitForFences(device, 1, &fence, VK_TRUE, kWaitNs);
-  if (waited != VK_SUCCESS) {
-    lost_ = true;
-    if (waited == VK_TIMEOUT)
-      return Status::error("the GPU did not finish a frame within 60 s");
-    return check(waited, "vkWaitForFences");
-  }
+  const VkResult waited = wait_for_fence();
+  if (waited == VK_TIMEOUT)
+    return Status::gpu_lost("the GPU did not finish a frame within " +
+                            std::to_string(wait_ms_) +
+                            " ms (DAEDALUS_GPU_TIMEOUT_MS)");
+  if (waited != VK_SUCCESS)
+    return Status::gpu_lost(check(waited, "vkWaitForFences").message());
   in_flight_ = false;
+  const VkDevice device = context_->device();
 
   gpu_ms_ = -1.0;
   if (queries_) {

@@ -2,7 +2,10 @@
 // element (all planes, all passes, or one phase of a hybrid frame),
 // submitted once, waited for, and timed with timestamp queries. Record,
 // submit and wait are kept apart as in Kompute's Sequence, so the caller may
-// work while the GPU runs; one batch is in flight at a time.
+// work while the GPU runs; one batch is in flight at a time. A wait gives up
+// after a limit; the batch is then lost, and its command buffer, sets and
+// fence go through the context's DeferredRelease, as do the buffers the
+// caller frees meanwhile.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -21,7 +24,8 @@ class Context;
 
 class Batch {
  public:
-  static Status create(std::shared_ptr<Context> context,
+  // A wait gives up after `wait_ms` milliseconds (GpuOptions).
+  static Status create(std::shared_ptr<Context> context, uint64_t wait_ms,
                        std::unique_ptr<Batch>* out);
   ~Batch();
   Batch(const Batch&) = delete;
@@ -44,7 +48,8 @@ class Batch {
   // Ends recording and submits without waiting.
   Status submit();
   // Waits until the GPU has finished the submitted frame and its writes are
-  // visible to the host.
+  // visible to the host. Status::gpu_lost when it has not within the limit
+  // or the device was lost: the batch cannot be used again.
   Status wait();
   Status submit_and_wait();
 
@@ -55,7 +60,12 @@ class Batch {
  private:
   Batch() = default;
 
+  // Waits for the fence within the limit; when that fails, the batch is
+  // lost and the fence watched by the context's DeferredRelease.
+  VkResult wait_for_fence();
+
   std::shared_ptr<Context> context_;
+  uint64_t wait_ms_ = 0;
   UniqueCommandPool pool_;
   VkCommandBuffer commands_ = VK_NULL_HANDLE;  // freed with pool_
   UniqueDescriptorPool descriptors_;

@@ -83,6 +83,13 @@ Status Buffer::create(std::shared_ptr<Context> context, VkDeviceSize size,
 
 Buffer::~Buffer() {
   if (data_) vkUnmapMemory(context_->device(), memory_.get());
+  // A submission whose wait gave up may still use the memory.
+  struct Storage {
+    UniqueMemory memory;
+    UniqueBuffer buffer;  // destroyed first
+  };
+  context_->deferred().release(std::make_shared<Storage>(
+      Storage{std::move(memory_), std::move(buffer_)}));
 }
 
 Status Buffer::flush() const {

@@ -33,6 +33,7 @@ class Buffer {
   // A storage buffer of `size` bytes (at most Context::max_buffer_size()).
   static Status create(std::shared_ptr<Context> context, VkDeviceSize size,
                        MemoryUse use, std::unique_ptr<Buffer>* out);
+  // Unmaps at once; the memory goes through the context's DeferredRelease.
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

@@ -40,6 +40,7 @@ Status Context::create(const ContextOptions& options,
   DAEDALUS_VK_TRY(vkCreateDevice(ctx->physical_.handle, &info, nullptr,
                                  ctx->device_.replace()));
   vkGetDeviceQueue(ctx->device(), ctx->physical_.queue_family, 0, &ctx->queue_);
+  ctx->deferred_ = std::make_unique<DeferredRelease>(ctx->device());
 
   DAEDALUS_TRY(PipelineStore::create(ctx->device(), ctx->physical_.properties,
                                      &ctx->pipelines_));
@@ -75,6 +76,8 @@ Status Context::submit(const VkSubmitInfo& submit, VkFence fence) {
 }
 
 Context::~Context() {
+  // Unbounded: what the deferred release holds may be in use until the
+  // device is idle (a lost device's driver says so and returns).
   if (device_) vkDeviceWaitIdle(device_.get());
 }
 

@@ -14,6 +14,7 @@
 
 #include "daedalus/status.h"
 #include "vk_buffer.h"
+#include "vk_deferred_release.h"
 #include "vk_handle.h"
 #include "vk_instance.h"
 #include "vk_pipeline.h"
@@ -62,6 +63,10 @@ class Context {
 
   PipelineStore& pipelines() { return *pipelines_; }
   BufferRegistry& registry() { return registry_; }
+  // Where buffers and batches go that a submission whose wait gave up may
+  // still use; what it holds is destroyed at the latest when the context
+  // closes, which waits for the device to be idle.
+  DeferredRelease& deferred() { return *deferred_; }
 
  private:
   Context() = default;
@@ -74,6 +79,7 @@ class Context {
   VkQueue queue_ = VK_NULL_HANDLE;
   BufferRegistry registry_;
   std::unique_ptr<PipelineStore> pipelines_;  // destroyed before device_
+  std::unique_ptr<DeferredRelease> deferred_;  // likewise
 };
 
 }  // namespace daedalus::vk

@@ -40,8 +40,11 @@ Status check(VkResult result, std::string_view what) {
   if (result >= 0) return Status::ok();
   // DAEDALUS_VK_TRY passes the whole call: name the function only.
   what = what.substr(0, what.find('('));
-  return Status::error("Vulkan " + std::string(what) +
-                       " failed: " + std::string(result_name(result)));
+  std::string message = "Vulkan " + std::string(what) +
+                        " failed: " + std::string(result_name(result));
+  if (result == VK_ERROR_DEVICE_LOST)
+    return Status::gpu_lost(std::move(message));
+  return Status::error(std::move(message));
 }
 
 }  // namespace daedalus::vk

@@ -13,7 +13,8 @@ namespace daedalus::vk {
 std::string_view result_name(VkResult result);
 
 // Ok for VK_SUCCESS and the other non-negative codes, otherwise the error
-// "Vulkan <what> failed: <result name>" (`what` is cut at its first '(').
+// "Vulkan <what> failed: <result name>" (`what` is cut at its first '('),
+// Status::gpu_lost for VK_ERROR_DEVICE_LOST.
 Status check(VkResult result, std::string_view what);
 
 }  // namespace daedalus::vk

@@ -40,7 +40,7 @@ const ElementSpec kSpec = {
 
 // block-size takes its nicks, as gst-launch-1.0 writes them, and nothing else.
 GST_START_TEST(test_block_size_syntax) {
-  GstElement* element = gst_element_factory_make("daedalusdeblock", nullptr);
+  GstElement* element = new_element("daedalusdeblock");
   for (int size : {16, 4, 8}) {
     gst_util_set_object_arg(G_OBJECT(element), "block-size",
                             std::to_string(size).c_str());

@@ -139,14 +139,14 @@ GST_START_TEST(test_state_cycles) {
   for (int cycle = 0; cycle < 25; cycle++) {
     fail_unless_equals_int(gst_element_set_state(h->element, GST_STATE_NULL),
                            GST_STATE_CHANGE_SUCCESS);
-    fail_unless_equals_string(active_backend(h->element).c_str(), "none");
+    fail_unless_equals_std_string(active_backend(h->element), "none");
     gst_harness_play(h);
     // Going to NULL dropped the sticky events the element had received.
     gst_harness_push_event(h, gst_event_new_stream_start("cycle"));
     gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
     check_frame(h, info, cycle);
-    fail_unless_equals_string(active_backend(h->element).c_str(),
-                              auto_backend_name().c_str());
+    fail_unless_equals_std_string(active_backend(h->element),
+                                  auto_backend_name());
   }
   gst_harness_teardown(h);
 }
@@ -202,7 +202,7 @@ GST_START_TEST(test_explicit_backend) {
   if (available) {
     gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
     check_frame(h, info, __i__);
-    fail_unless_equals_string(active_backend(h->element).c_str(), name.c_str());
+    fail_unless_equals_std_string(active_backend(h->element), name);
     fail_unless(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) == nullptr);
   } else {
     // Not gst_harness_set_src_caps(): it asserts that the caps are taken.
@@ -221,7 +221,7 @@ GST_START_TEST(test_explicit_backend) {
     fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
                            GST_FLOW_NOT_NEGOTIATED);
     fail_unless_equals_int(gst_harness_buffers_received(h), 0);
-    fail_unless_equals_string(active_backend(h->element).c_str(), "none");
+    fail_unless_equals_std_string(active_backend(h->element), "none");
 
     GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
     fail_unless(msg != nullptr, "no error message for backend=%s",
@@ -247,15 +247,15 @@ GST_END_TEST
 
 GST_START_TEST(test_active_backend) {
   GstHarness* h = new_harness(spec->factory, spec->params);
-  fail_unless_equals_string(active_backend(h->element).c_str(), "none");
+  fail_unless_equals_std_string(active_backend(h->element), "none");
   GstVideoInfo info = video_info("YV12", 17, 9);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-  fail_unless_equals_string(active_backend(h->element).c_str(),
-                            auto_backend_name().c_str());
+  fail_unless_equals_std_string(active_backend(h->element),
+                                auto_backend_name());
   check_frame(h, info, 0);
   fail_unless_equals_int(gst_element_set_state(h->element, GST_STATE_NULL),
                          GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_string(active_backend(h->element).c_str(), "none");
+  fail_unless_equals_std_string(active_backend(h->element), "none");
   gst_harness_teardown(h);
 }
 GST_END_TEST
@@ -280,7 +280,7 @@ void check_enum(GstElement* element, const EnumProperty& e) {
 }
 
 GST_START_TEST(test_property_specs) {
-  GstElement* element = gst_element_factory_make(spec->factory, nullptr);
+  GstElement* element = new_element(spec->factory);
 
   for (const NumericProperty& p : spec->numeric) {
     GParamSpec* pspec = find_property(element, p.name);
@@ -339,7 +339,7 @@ GST_END_TEST
 
 // Out-of-range values are refused (GLib warns) and the old value stays.
 GST_START_TEST(test_property_rejection) {
-  GstElement* element = gst_element_factory_make(spec->factory, nullptr);
+  GstElement* element = new_element(spec->factory);
 
   for (const NumericProperty& p : spec->numeric) {
     GParamSpec* pspec = find_property(element, p.name);
@@ -386,7 +386,7 @@ GST_START_TEST(test_property_rejection) {
   guint budget;
   g_object_get(element, "calibration-budget", &budget, nullptr);
   fail_unless_equals_int(budget, 200);
-  fail_unless_equals_string(active_backend(element).c_str(), "none");
+  fail_unless_equals_std_string(active_backend(element), "none");
   gst_object_unref(element);
 }
 GST_END_TEST
@@ -507,6 +507,14 @@ int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name) {
   // Meson 1.0 cannot unset a variable in a test's environment.
   g_unsetenv("GST_PLUGIN_FEATURE_RANK");
   gst_check_init(&argc, &argv);
+  // Said once, rather than by every test failing to make an element.
+  GstPlugin* plugin = gst_registry_find_plugin(gst_registry_get(), "daedalus");
+  if (!plugin) {
+    g_printerr("the daedalus plugin did not load "
+               "(GST_DEBUG=GST_PLUGIN_LOADING:5 says why)\n");
+    return 1;
+  }
+  gst_object_unref(plugin);
   seed();  // printed once, in the parent of the forked tests
   return gst_check_run_suite(make_suite(), name, __FILE__);
 }

@@ -4,9 +4,6 @@
 // are filtered with no copy and counted in zero-copy-frames, frames in
 // ordinary memory are not; no Vulkan validation message. Each test skips,
 // saying so, on a machine with no Vulkan device.
-#include <unistd.h>
-
-#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -40,43 +37,6 @@ bool have_vulkan_device() {
 #endif
   return false;
 }
-
-// The plugin's own copy of the kernel library records validation messages
-// where a test cannot read them, but prints each to stderr ("daedalus:
-// Vulkan error: ..."): the watch captures this (forked) test's stderr and
-// fails on such a line (a test that fails before check() loses the rest
-// of its stderr).
-class ValidationWatch {
- public:
-  ValidationWatch() {
-    std::fflush(stderr);
-    saved_ = dup(STDERR_FILENO);
-    file_ = std::tmpfile();
-    fail_unless(saved_ >= 0 && file_ != nullptr, "cannot capture stderr");
-    dup2(fileno(file_), STDERR_FILENO);
-  }
-
-  // Once every GPU object of the test is gone: destroying a device reports
-  // what was leaked.
-  void check() {
-    std::fflush(stderr);
-    dup2(saved_, STDERR_FILENO);
-    close(saved_);
-    std::string text;
-    std::rewind(file_);
-    char chunk[4096];
-    for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file_)) > 0;)
-      text.append(chunk, n);
-    std::fclose(file_);
-    std::fputs(text.c_str(), stderr);
-    fail_unless(text.find("daedalus: Vulkan") == std::string::npos,
-                "Vulkan validation messages:\n%s", text.c_str());
-  }
-
- private:
-  int saved_;
-  FILE* file_;
-};
 
 std::string gpu_params() { return std::string(spec->params) + " backend=gpu"; }
 
@@ -207,7 +167,7 @@ GST_START_TEST(test_gpu_formats) {
   for (const Size& size : kSizes) {
     GstVideoInfo info = video_info(format, size.width, size.height);
     gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-    fail_unless_equals_string(active_backend(h->element).c_str(), "gpu");
+    fail_unless_equals_std_string(active_backend(h->element), "gpu");
     std::mt19937 gen = rng(salt++);
 
     // Ordinary memory: copied in (and back out, in place); not counted.

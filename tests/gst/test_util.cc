@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -231,9 +233,15 @@ void set_properties(GstElement* element, const char* assignments) {
   g_strfreev(parts);
 }
 
-GstHarness* new_harness(const char* factory, const char* properties) {
+GstElement* new_element(const char* factory) {
   GstElement* element = gst_element_factory_make(factory, nullptr);
-  fail_unless(element != nullptr, "no %s element", factory);
+  fail_unless(element != nullptr, "no %s element (did the plugin load?)",
+              factory);
+  return element;
+}
+
+GstHarness* new_harness(const char* factory, const char* properties) {
+  GstElement* element = new_element(factory);
   set_properties(element, properties);
   GstHarness* h = gst_harness_new_with_element(element, "sink", "src");
   gst_object_unref(element);
@@ -268,6 +276,29 @@ GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in) {
   GstBuffer* out = gst_harness_try_pull(h);
   fail_unless(out != nullptr, "no output buffer");
   return out;
+}
+
+ValidationWatch::ValidationWatch() {
+  std::fflush(stderr);
+  saved_ = dup(STDERR_FILENO);
+  file_ = std::tmpfile();
+  fail_unless(saved_ >= 0 && file_ != nullptr, "cannot capture stderr");
+  dup2(fileno(file_), STDERR_FILENO);
+}
+
+void ValidationWatch::check() {
+  std::fflush(stderr);
+  dup2(saved_, STDERR_FILENO);
+  close(saved_);
+  std::string text;
+  std::rewind(file_);
+  char chunk[4096];
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, file_)) > 0;)
+    text.append(chunk, n);
+  std::fclose(file_);
+  std::fputs(text.c_str(), stderr);
+  fail_unless(text.find("daedalus: Vulkan") == std::string::npos,
+              "Vulkan validation messages:\n%s", text.c_str());
 }
 
 }  // namespace daedalus::gsttest

@@ -6,6 +6,7 @@
 // Standard headers first: libcheck (inside gstcheck.h) defines a fail()
 // macro that would break std::basic_ios::fail().
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -16,6 +17,19 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+
+// fail_unless_equals_string for std::string values: libcheck's macro keeps
+// the `const char*` it is given, which for a temporary's c_str() points into
+// a string destroyed before the comparison. A macro, so that a failure names
+// the test's line.
+#define fail_unless_equals_std_string(a, b)                                  \
+  G_STMT_START {                                                             \
+    const std::string first_ = (a);                                          \
+    const std::string second_ = (b);                                         \
+    fail_unless(first_ == second_, "'%s' (%s) is not equal to '%s' (%s)",    \
+                #a, first_.c_str(), #b, second_.c_str());                    \
+  }                                                                          \
+  G_STMT_END
 
 namespace daedalus::gsttest {
 
@@ -77,6 +91,9 @@ void check_output(GstBuffer* expected, GstBuffer* out,
 // Sets "name=value name=value ..." as gst-launch-1.0 would.
 void set_properties(GstElement* element, const char* assignments);
 
+// A new `factory` element (floating); fails the test when there is none.
+GstElement* new_element(const char* factory);
+
 // A harness around a new `factory` element that got `properties` while in
 // NULL (so also backend, which is read at negotiation).
 GstHarness* new_harness(const char* factory, const char* properties);
@@ -87,5 +104,22 @@ std::string active_backend(GstElement* element);
 // Pushes `in` (transfer full) and pulls the output, failing the test when
 // the push fails or nothing comes out.
 GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in);
+
+// The plugin's own copy of the kernel library records validation messages
+// where a test cannot read them, but prints each to stderr ("daedalus:
+// Vulkan error: ..."): the watch captures this (forked) test's stderr and
+// fails on such a line (a test that fails before check() loses the rest
+// of its stderr).
+class ValidationWatch {
+ public:
+  ValidationWatch();
+  // Once every GPU object of the test is gone: destroying a device reports
+  // what was leaked.
+  void check();
+
+ private:
+  int saved_;
+  FILE* file_;
+};
 
 }  // namespace daedalus::gsttest

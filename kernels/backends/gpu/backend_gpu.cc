@@ -77,7 +77,8 @@ class VulkanBackend final : public GpuBandBackend {
     std::unique_ptr<VulkanBackend> b(new VulkanBackend);
     DAEDALUS_TRY(vk::Context::shared({options.device, options.validation},
                                      &b->context_));
-    DAEDALUS_TRY(vk::Batch::create(b->context_, &b->batch_));
+    DAEDALUS_TRY(
+        vk::Batch::create(b->context_, options.wait_timeout_ms, &b->batch_));
     b->stager_.emplace(b->context_);
 
     const vk::PhysicalDevice& d = b->context_->physical();
@@ -99,9 +100,10 @@ class VulkanBackend final : public GpuBandBackend {
     return Status::ok();
   }
 
-  // The batch goes first: its destructor waits for a batch still in flight
-  // (a band never finished, a wait that timed out), which may be using the
-  // staging buffers and the scratch.
+  // The batch goes first: one still in flight (a band never finished, a
+  // wait that timed out) may be using the staging buffers and the scratch,
+  // and once its destructor has had the context watch it, the context's
+  // DeferredRelease holds them until it has finished.
   ~VulkanBackend() override { batch_.reset(); }
 
   BackendKind kind() const override { return BackendKind::Gpu; }
@@ -408,6 +410,12 @@ GpuOptions GpuOptions::from_env() {
   if (const char* device = std::getenv("DAEDALUS_VULKAN_DEVICE"))
     o.device = device;
   o.validation = vk::validation_requested_by_env();
+  if (const char* timeout = std::getenv("DAEDALUS_GPU_TIMEOUT_MS")) {
+    char* end = nullptr;
+    const unsigned long long ms = std::strtoull(timeout, &end, 10);
+    if (*timeout >= '0' && *timeout <= '9' && *end == '\0' && ms > 0)
+      o.wait_timeout_ms = ms;
+  }
   return o;
 }
 

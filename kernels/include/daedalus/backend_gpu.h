@@ -25,7 +25,9 @@ namespace daedalus {
 //
 // A buffer keeps its device alive: it may outlive the backend. It may be
 // created and destroyed on any thread, while the backend processes frames on
-// another, but not while a frame call that uses it is running.
+// another, but not while a frame call that uses it is running. After a frame
+// call that gave up waiting for the GPU (GpuOptions::wait_timeout_ms) it may
+// be destroyed: its memory is freed once the GPU has finished with it.
 class GpuBuffer {
  public:
   virtual ~GpuBuffer() = default;
@@ -66,9 +68,16 @@ struct GpuOptions {
   // Enables VK_LAYER_KHRONOS_validation and records its messages; creation
   // fails when the layer is missing.
   bool validation = false;
+  // How long a frame call waits for the GPU before it fails with
+  // Status::gpu_lost. The GPU may still be running that frame: the backend
+  // is then unusable, and the memory the frame uses (staging buffers, and
+  // GpuBuffers the caller frees meanwhile) is freed only once the GPU is
+  // done with it, or the device is lost or closes.
+  uint64_t wait_timeout_ms = 60000;
 
   // device from $DAEDALUS_VULKAN_DEVICE, validation from
-  // $DAEDALUS_VULKAN_VALIDATION=1.
+  // $DAEDALUS_VULKAN_VALIDATION=1, wait_timeout_ms from
+  // $DAEDALUS_GPU_TIMEOUT_MS (a positive integer; otherwise the default).
   static GpuOptions from_env();
 };
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "daedalus/backend.h"
+#include "daedalus/cdef.h"
 #include "daedalus/image.h"
 #include "gpu_test_util.h"
 #include "cdef.spv.h"
@@ -533,6 +534,47 @@ TEST_F(GpuRunner, BuffersOutliveTheirBackendAndAreBounded) {
   EXPECT_EQ(buffer->size(), 4096u);
   std::memset(buffer->data(), 7, buffer->size());
   EXPECT_EQ(buffer->data()[4095], 7);
+}
+
+TEST(GpuOptionsFromEnv, TimeoutIsAPositiveNumberOfMilliseconds) {
+  EXPECT_EQ(GpuOptions().wait_timeout_ms, 60000u);
+  for (const auto& [text, ms] :
+       std::vector<std::pair<std::string, uint64_t>>{{"250", 250},
+                                                     {"1", 1},
+                                                     {"0", 60000},
+                                                     {"-5", 60000},
+                                                     {"12x", 60000},
+                                                     {"", 60000}}) {
+    ScopedEnv timeout("DAEDALUS_GPU_TIMEOUT_MS", text);
+    EXPECT_EQ(GpuOptions::from_env().wait_timeout_ms, ms) << '"' << text << '"';
+  }
+}
+
+// A frame call that gives up waiting fails with gpu_lost, and the backend
+// stays lost; the frame's GpuBuffers and the backend may then go at once
+// while the GPU still runs the frame: their memory is freed only when it
+// has finished (the validation layer reports memory freed in use). On a
+// device of its own, whose closing waits for the GPU.
+TEST_F(GpuRunner, AWaitThatGivesUpLeavesItsMemoryToTheGpu) {
+  GpuOptions options = test::separate_device(*gpu);
+  options.wait_timeout_ms = 1;
+  std::unique_ptr<GpuBackend> impatient;
+  ASSERT_TRUE(create_gpu_backend(options, &impatient));
+  const Image src(PixelFormat::I420, 3840, 2160);
+  test::GpuImage in = test::copy_to_gpu(*impatient, src);
+  test::GpuImage out = test::copy_to_gpu(*impatient, src);
+  const CdefParams strong = {.pri_strength = 15, .sec_strength = 4};
+  const Status first = impatient->cdef(out.frame, in.frame, strong);
+  if (first) GTEST_SKIP() << "this GPU filtered a 4K frame within 1 ms";
+  EXPECT_TRUE(first.is_gpu_lost());
+  EXPECT_NE(first.message().find("within 1 ms (DAEDALUS_GPU_TIMEOUT_MS)"),
+            std::string::npos)
+      << first.message();
+  const Status again = impatient->cdef(out.frame, in.frame, strong);
+  EXPECT_TRUE(again.is_gpu_lost()) << again.message();
+  in.buffer.reset();
+  out.buffer.reset();
+  impatient.reset();
 }
 
 // -------------------------------------------------------- frame staging
