@@ -17,7 +17,8 @@ at the end, the C++ version can keep fixed point):
             when one of the two 16-phases carries under half of the other's,
             else 8. The grid's offset is (phi* + 1) mod spacing.
   blocking  BLK = the excess on the detected grid (mean of both directions),
-            in 1/16 sample steps.
+            in 1/16 sample steps; BLKR = BLK over the picture's mean
+            (clipped) step, in 1/1000.
   ringing   RING = over the 8x8 blocks (on the detected grid) whose largest
             step inside is at least EDGE, the mean of min over the four
             directions 0/45/90/135 of the mean step inside the block along
@@ -103,7 +104,11 @@ def grid(ch, cv, rows, cols):
     else:
         blk = on
         ox, oy = (px + 1) % 8, (py + 1) % 8
-    return dict(spacing=spacing, offset_x=ox, offset_y=oy, blk=blk * SCALE)
+    # The picture's mean step (both directions), to normalise blk by.
+    act = (ch.sum() / (len(ch) * rows) + cv.sum() / (len(cv) * cols)) / 2
+    return dict(spacing=spacing, offset_x=ox, offset_y=oy, blk=blk * SCALE,
+                half=half / on if on > 0 else 0.0, act=act * SCALE,
+                blkr=1000 * blk / act if act > 0 else 0.0)
 
 
 def ringing(plane, ox, oy):
@@ -149,6 +154,7 @@ def measure_clip(planes, frames=None):
         acc[name] = grid(ch, cv, prof[0][2] * n, prof[0][3] * n)
     clip = dict(acc["y"])
     clip["blk_u"], clip["blk_v"] = acc["u"]["blk"], acc["v"]["blk"]
+    clip["blkr_frames"] = [f["y"]["blkr"] for f in per]
     clip["ring"] = statistics.mean(f["y"]["ring"] for f in per)
     clip["flat"] = statistics.mean(f["y"]["flat_blocks"] for f in per) * 1000
     clip["edge_blocks"] = statistics.mean(f["y"]["edge_blocks"] for f in per)
@@ -208,11 +214,18 @@ def apply_staircase(thresholds, f):
     return sum(1 for t in thresholds if f >= t)
 
 
-def block_for(spacing, codec_blocks):
-    """The deblock grid for the detected spacing (16 filters as 8: the
-    baselines' grid has 4 and 8 only)."""
-    b = 4 if spacing == 4 else 8
-    return b if b in codec_blocks else 8
+# Candidates for the share of the grid's excess that the lines halfway
+# between its lines must carry for deblocking at block-size 4 (0.5 is where
+# the grid detection itself calls the spacing 4); the fit picks one.
+HALF_CANDIDATES = (0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1)
+
+
+def block_for(c, half_min):
+    """The deblock grid for a clip's measures: 4 when the halfway lines
+    carry at least half_min of the excess, else 8 (16 filters as 8). The
+    baselines tried block 4 only on H.264 clips: elsewhere 8 stands in."""
+    b = 4 if c["spacing"] == 4 or c.get("half", 0.0) >= half_min else 8
+    return b if b in c["blocks"] else 8
 
 
 def setting(db, block, cd):
@@ -239,9 +252,22 @@ def _gain(table, db, block, cd):
 
 
 def fit(clips, fdb="blk", fcd="ring", rounds=3):
+    """fit_half for each of HALF_CANDIDATES; the one with the largest
+    summed gain over the clips."""
+    best = None
+    for half in HALF_CANDIDATES:
+        m = fit_half(clips, fdb, fcd, rounds, half)
+        total = sum(r["gain"] for r in score(m, clips) if r["gain"] is not None)
+        if best is None or total > best[0] + 1e-9:
+            best = (total, m)
+    return best[1]
+
+
+def fit_half(clips, fdb, fcd, rounds, half):
     """Fits the two staircases on clips (dicts with the measures, 'kind',
-    'blocks', 'table'; clean clips have no table). Coordinate ascent: the
-    deblock staircase with CDEF fixed, then CDEF's with deblock fixed."""
+    'blocks', 'table'; clean clips have no table), deblocking at block 4
+    from `half` on. Coordinate ascent: the deblock staircase with CDEF
+    fixed, then CDEF's with deblock fixed."""
     def allowed(c, g):
         if c["kind"] in ("light", "clean") and g < -LIGHT_TOLERANCE_DB:
             return -math.inf
@@ -252,7 +278,7 @@ def fit(clips, fdb="blk", fcd="ring", rounds=3):
             db = 0
         if c["kind"] == "clean":
             return 0.0 if db == 0 and cd == 0 else -math.inf
-        return allowed(c, _gain(c["table"], db, block_for(c["spacing"], c["blocks"]), cd))
+        return allowed(c, _gain(c["table"], db, block_for(c, half), cd))
 
     forced = [c["kind"] == "clean" for c in clips]
     cds = [0] * len(clips)
@@ -267,7 +293,7 @@ def fit(clips, fdb="blk", fcd="ring", rounds=3):
              for i, c in enumerate(clips)]
         tcd = [max(t, floor[fcd]) for t in staircase_fit([c[fcd] for c in clips], g, forced)]
         cds = [apply_staircase(tcd, c[fcd]) for c in clips]
-    return dict(fdb=fdb, fcd=fcd, deblock=tdb, cdef=tcd, floor=floor)
+    return dict(fdb=fdb, fcd=fcd, deblock=tdb, cdef=tcd, floor=floor, half=half)
 
 
 def clean_floor(clips, f):
@@ -276,8 +302,8 @@ def clean_floor(clips, f):
     value scatters more than a clip's mean), or below 1.25 times the largest
     clip value for the other measures (kept per clip only)."""
     clean = [c for c in clips if c["kind"] == "clean"]
-    if f == "blk":
-        return max(b for c in clean for b in c["blk_frames"])
+    if f in ("blk", "blkr"):
+        return max(b for c in clean for b in c[f + "_frames"])
     return 1.25 * max(c[f] for c in clean)
 
 
@@ -294,7 +320,8 @@ def predict(mapping, c):
     db = apply_staircase(mapping["deblock"], c[mapping["fdb"]])
     if misaligned(c):
         db = 0
-    return db, block_for(c["spacing"], c["blocks"]), apply_staircase(mapping["cdef"], c[mapping["fcd"]])
+    return (db, block_for(c, mapping["half"]),
+            apply_staircase(mapping["cdef"], c[mapping["fcd"]]))
 
 
 def score(mapping, clips):

@@ -15,7 +15,9 @@ import filters
 import sweep
 import yuv
 
-CDEF_FEATURES = ("blk", "ring", "flat")
+# (deblock measure, CDEF measure) pairs the cross-validation compares.
+FEATURES = (("blk", "blk"), ("blk", "blkr"), ("blkr", "blkr"), ("blkr", "blk"),
+            ("blk", "ring"), ("blk", "flat"))
 CROP = 3  # luma samples cut from the left and the top (chroma: 1)
 CROP_CLIPS = (("photos-pan", "720p"), ("retina-pan", "720p"))
 
@@ -47,15 +49,15 @@ def plot(clips, mapping, ins, path):
         qp = int(b.split("qp=")[1].split()[0]) if "daedalusdeblock" in b else 0
         pri = int(b.split("pri-strength=")[1].split()[0]) if "daedaluscdef" in b else 0
         for ax, y in zip(axes, (qp, pri)):
-            ax.scatter(c["blk"], y, s=10, c=colours[c["codec"]], marker="o" if c["kind"] == "damaged" else "x")
-    xs = np.linspace(0, 100, 400)
+            ax.scatter(c[mapping["fdb"]], y, s=10, c=colours[c["codec"]], marker="o" if c["kind"] == "damaged" else "x")
+    xs = np.linspace(0, max(c[mapping["fdb"]] for c in clips) * 1.05, 400)
     axes[0].plot(xs, [estimate.DEBLOCK_LADDER[estimate.apply_staircase(mapping["deblock"], x)] for x in xs], "k-", lw=1)
-    if mapping["fcd"] == "blk":
+    if mapping["fcd"] == mapping["fdb"]:
         axes[1].plot(xs, [estimate.CDEF_LADDER[estimate.apply_staircase(mapping["cdef"], x)][0] for x in xs], "k-", lw=1)
     axes[0].set_ylabel("deblock qp (0: off)")
     axes[1].set_ylabel("CDEF pri-strength")
     for ax in axes:
-        ax.set_xlabel("blk (1/16 sample)")
+        ax.set_xlabel(mapping["fdb"])
         ax.set_xscale("symlog", linthresh=4)
     for k, col in colours.items():
         if k != "clean":
@@ -87,12 +89,12 @@ def _summary(name, gains, kinds):
                                                 min(light, default=math.nan))
 
 
-def cross_validate(clips, fcd):
+def cross_validate(clips, fdb, fcd):
     """Gains with each content's clips mapped by a fit on the others."""
     out = {}
     for cont in sorted({c["content"] for c in clips}):
         train = [c for c in clips if c["content"] != cont]
-        m = estimate.fit(train, fcd=fcd)
+        m = estimate.fit(train, fdb=fdb, fcd=fcd)
         for r in estimate.score(m, [c for c in clips if c["content"] == cont]):
             out[r["key"]] = r
     return [out[c["key"]] for c in clips]
@@ -176,24 +178,30 @@ def run(cp, workdir, log, force, all_clips, docs):
             codec, len(idx), _mean(ff[i]["psnr"] for i in idx), top, _mean(dd[i]["psnr"] for i in idx)))
 
     # The fit: the CDEF feature chosen by cross-validation.
-    md += ["", "### Mapping: left-one-content-out cross-validation per CDEF feature", "",
-           "| CDEF feature | mean dPSNR-YUV damaged | worst damaged | worst light |", "|---|---|---|---|"]
+    md += ["", "### Mapping: left-one-content-out cross-validation per pair of measures", "",
+           "| deblock / CDEF measure | mean dPSNR-YUV damaged | worst damaged | worst light |",
+           "|---|---|---|---|"]
     cv = {}
-    for f in estimate.CDEF_FEATURES if hasattr(estimate, "CDEF_FEATURES") else CDEF_FEATURES:
-        rs = cross_validate(clips, f)
+    for f in FEATURES:
+        rs = cross_validate(clips, *f)
         cv[f] = rs
         g = [r["gain"] for r in rs if r["kind"] != "clean"]
-        md.append(_summary(f, g, [r["kind"] for r in rs if r["kind"] != "clean"]))
+        md.append(_summary("%s / %s" % f, g, [r["kind"] for r in rs if r["kind"] != "clean"]))
 
     def cv_key(f):
+        # The issue's rule first (no light clip loses more than the
+        # tolerance), then the mean gain on damaged clips.
         g = [(r["gain"], r["kind"]) for r in cv[f] if r["kind"] != "clean"]
-        return _mean(x for x, k in g if k == "damaged")
+        worst = min((x for x, k in g if k == "light"), default=0.0)
+        ok = worst >= -estimate.LIGHT_TOLERANCE_DB
+        return (ok, _mean(x for x, k in g if k == "damaged") if ok else worst)
 
-    fcd = max(cv, key=cv_key)
-    mapping = estimate.fit(clips, fcd=fcd)
+    fdb, fcd = max(cv, key=cv_key)
+    mapping = estimate.fit(clips, fdb=fdb, fcd=fcd)
     sweep.save(cp.path("est", "mapping.json"), mapping)
     ins = estimate.score(mapping, clips)
-    md += ["", "Chosen CDEF feature: `%s`." % fcd, "",
+    md += ["", "Chosen: deblock on `%s`, CDEF on `%s`; block-size 4 from a halfway share of %.2f." % (
+        fdb, fcd, mapping["half"]), "",
            "Deblock staircase on `%s`: %s" % (mapping["fdb"], ", ".join(
                "qp %d from %.1f" % (q, t) for q, t in zip(estimate.DEBLOCK_LADDER[1:], mapping["deblock"]))),
            "", "CDEF staircase on `%s`: %s" % (fcd, ", ".join(
@@ -201,7 +209,7 @@ def run(cp, workdir, log, force, all_clips, docs):
 
     # Evaluation.
     gi = [r["gain"] for r in ins if r["kind"] != "clean"]
-    gc = [r["gain"] for r in cv[fcd] if r["kind"] != "clean"]
+    gc = [r["gain"] for r in cv[(fdb, fcd)] if r["kind"] != "clean"]
     md += ["", "### Evaluation (dPSNR-YUV over damaged clips; light: worst)", "",
            "| settings | mean damaged | worst damaged | worst light |", "|---|---|---|---|",
            _summary("FFmpeg best per clip (oracle)", [x["psnr"] for x in ff], kinds),
@@ -212,7 +220,7 @@ def run(cp, workdir, log, force, all_clips, docs):
     md.append("")
     md.append("Clean clips given a filter: %d of %d (in-sample); left-one-out: %d." % (
         sum(1 for s in clean_set if s), len(clean_set),
-        sum(1 for r in cv[fcd] if r["kind"] == "clean" and r["setting"])))
+        sum(1 for r in cv[(fdb, fcd)] if r["kind"] == "clean" and r["setting"])))
     md += ["", "| codec | kind | estimated (cv) | estimated (all) | FFmpeg best | daedalus best |",
            "|---|---|---|---|---|---|"]
     for codec in sorted({c["codec"] for c in have}):
@@ -223,15 +231,15 @@ def run(cp, workdir, log, force, all_clips, docs):
                     codec, kind, _mean(gc[i] for i in idx), _mean(gi[i] for i in idx),
                     _mean(ff[i]["psnr"] for i in idx), _mean(dd[i]["psnr"] for i in idx)))
     md += ["", "Per clip (in-sample mapping):", "",
-           "| clip | blk | ring | flat | spacing | setting | est. | FFmpeg best | daedalus best |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "| clip | blk | blkr | ring | flat | spacing | half | setting | est. | FFmpeg best | daedalus best |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
     byk = {c["key"]: c for c in clips}
     for r, in zip(ins):
         c = byk[r["key"]]
         f = next((x for x, h in zip(ff, have) if h["key"] == r["key"]), None)
         d = next((x for x, h in zip(dd, have) if h["key"] == r["key"]), None)
-        md.append("| %s | %.1f | %.1f | %.0f | %d | %s | %s | %s | %s |" % (
-            r["key"], c["blk"], c["ring"], c["flat"], c["spacing"],
+        md.append("| %s | %.1f | %.0f | %.1f | %.0f | %d | %.2f | %s | %s | %s | %s |" % (
+            r["key"], c["blk"], c["blkr"], c["ring"], c["flat"], c["spacing"], c["half"],
             short(r["setting"]),
             "-" if r["gain"] is None else "%+.2f" % r["gain"],
             "-" if f is None else "%+.2f %s" % (f["psnr"], f["setting"]),
@@ -239,13 +247,13 @@ def run(cp, workdir, log, force, all_clips, docs):
     # Frame by frame: how often one frame's own blk would pick another
     # deblock step than the clip's mean (what temporal smoothing avoids).
     steps = [(estimate.apply_staircase(mapping["deblock"], b),
-              estimate.apply_staircase(mapping["deblock"], c["blk"]))
-             for c in clips for b in c["blk_frames"]]
-    md += ["", "Frames whose own blk gives another deblock step than their clip's mean: %d of %d "
+              estimate.apply_staircase(mapping["deblock"], c[fdb]))
+             for c in clips for b in c[fdb + "_frames"]]
+    md += ["", "Frames whose own measure gives another deblock step than their clip's mean: %d of %d "
            "(off by more than one step: %d)." % (
                sum(1 for a, b in steps if a != b), len(steps), sum(1 for a, b in steps if abs(a - b) > 1))]
     plot(clips, mapping, ins, os.path.join(docs, "estimator-fit.png"))
-    sweep.save(cp.path("est", "scores.json"), dict(insample=ins, cv=cv[fcd], ffmpeg=ff, daedalus=dd,
+    sweep.save(cp.path("est", "scores.json"), dict(insample=ins, cv=cv[(fdb, fcd)], ffmpeg=ff, daedalus=dd,
                                                  keys=[c["key"] for c in have]))
 
     if os.environ.get("DAEDALUS_ESTIMATE_QUICK"):
