@@ -251,25 +251,52 @@ def _gain(table, db, block, cd):
     return table.get(s, -math.inf)
 
 
-def fit(clips, fdb="blk", fcd="ring", rounds=3):
+def fit(clips, fdb="blk", fcd="ring", rounds=3, tol=LIGHT_TOLERANCE_DB):
     """fit_half for each of HALF_CANDIDATES; the one with the largest
-    summed gain over the clips."""
+    summed gain over the clips. tol: the loss allowed on light clips."""
     best = None
     for half in HALF_CANDIDATES:
-        m = fit_half(clips, fdb, fcd, rounds, half)
+        m = fit_half(clips, fdb, fcd, rounds, half, tol)
         total = sum(r["gain"] for r in score(m, clips) if r["gain"] is not None)
         if best is None or total > best[0] + 1e-9:
             best = (total, m)
     return best[1]
 
 
-def fit_half(clips, fdb, fcd, rounds, half):
+def _feature_names(f):
+    """'blk' -> ['blk']; 'blk&blkr' -> ['blk', 'blkr'] (the rung is the
+    smaller of the two staircases': strong filtering needs both)."""
+    return f.split("&")
+
+
+def rung(stairs, f, c):
+    return min(apply_staircase(t, c[n]) for t, n in zip(stairs, _feature_names(f)))
+
+
+def _fit_stairs(clips, f, gain_at, forced, floor, K, rounds=2):
+    """Staircases for measure f (one, or two combined by min) maximising
+    sum of gain_at(i, rung)."""
+    names = _feature_names(f)
+    stairs = [[math.inf] * (K - 1) for _ in names]
+    stairs[0] = [-math.inf] * (K - 1)  # until fitted: no cap from the others
+    for j in range(1, len(names)):
+        stairs[j] = [-math.inf] * (K - 1)
+    for _ in range(rounds if len(names) > 1 else 1):
+        for j, n in enumerate(names):
+            others = [min([apply_staircase(t, c[m]) for t, m in zip(stairs, names)
+                           if m != n] or [K - 1]) for c in clips]
+            g = [[gain_at(i, min(k, others[i])) for k in range(K)] for i in range(len(clips))]
+            stairs[j] = [max(t, floor[n]) for t in staircase_fit([c[n] for c in clips], g, forced)]
+    return stairs
+
+
+def fit_half(clips, fdb, fcd, rounds, half, tol):
     """Fits the two staircases on clips (dicts with the measures, 'kind',
     'blocks', 'table'; clean clips have no table), deblocking at block 4
     from `half` on. Coordinate ascent: the deblock staircase with CDEF
     fixed, then CDEF's with deblock fixed."""
     def allowed(c, g):
-        if c["kind"] in ("light", "clean") and g < -LIGHT_TOLERANCE_DB:
+        if c["kind"] in ("light", "clean") and g < -tol:
             return -math.inf
         return g
 
@@ -282,18 +309,16 @@ def fit_half(clips, fdb, fcd, rounds, half):
 
     forced = [c["kind"] == "clean" for c in clips]
     cds = [0] * len(clips)
-    tdb = tcd = None
-    floor = {f: clean_floor(clips, f) for f in (fdb, fcd)}
+    floor = {n: clean_floor(clips, n) for f in (fdb, fcd) for n in _feature_names(f)}
+    sdb = scd = None
     for _ in range(rounds):
-        g = [[table_of(c, k, cds[i]) for k in range(len(DEBLOCK_LADDER))]
-             for i, c in enumerate(clips)]
-        tdb = [max(t, floor[fdb]) for t in staircase_fit([c[fdb] for c in clips], g, forced)]
-        dbs = [apply_staircase(tdb, c[fdb]) for c in clips]
-        g = [[table_of(c, dbs[i], k) for k in range(len(CDEF_LADDER))]
-             for i, c in enumerate(clips)]
-        tcd = [max(t, floor[fcd]) for t in staircase_fit([c[fcd] for c in clips], g, forced)]
-        cds = [apply_staircase(tcd, c[fcd]) for c in clips]
-    return dict(fdb=fdb, fcd=fcd, deblock=tdb, cdef=tcd, floor=floor, half=half)
+        sdb = _fit_stairs(clips, fdb, lambda i, k: table_of(clips[i], k, cds[i]), forced,
+                          floor, len(DEBLOCK_LADDER))
+        dbs = [rung(sdb, fdb, c) for c in clips]
+        scd = _fit_stairs(clips, fcd, lambda i, k: table_of(clips[i], dbs[i], k), forced,
+                          floor, len(CDEF_LADDER))
+        cds = [rung(scd, fcd, c) for c in clips]
+    return dict(fdb=fdb, fcd=fcd, deblock=sdb, cdef=scd, floor=floor, half=half, tol=tol)
 
 
 def clean_floor(clips, f):
@@ -317,11 +342,10 @@ def misaligned(c):
 def predict(mapping, c):
     """(deblock index, block, cdef index) for a clip's measures; no
     deblocking on a misaligned grid."""
-    db = apply_staircase(mapping["deblock"], c[mapping["fdb"]])
+    db = rung(mapping["deblock"], mapping["fdb"], c)
     if misaligned(c):
         db = 0
-    return (db, block_for(c, mapping["half"]),
-            apply_staircase(mapping["cdef"], c[mapping["fcd"]]))
+    return db, block_for(c, mapping["half"]), rung(mapping["cdef"], mapping["fcd"], c)
 
 
 def score(mapping, clips):
