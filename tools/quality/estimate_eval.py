@@ -131,10 +131,11 @@ def crop_check(cp, clips, mapping, workdir, log):
                                              (CROP, 1, 1))]
         dmg = [p[:, s:, s:] for p, s in zip(yuv.read_i420(cp.dmg(c["content"], c["size"], c["codec"], c["q"]), w, h),
                                              (CROP, 1, 1))]
-        # Even sizes for I420: cut the luma one further at the far side.
-        ref[0], dmg[0] = ref[0][:, : h - 4, : w - 4], dmg[0][:, : h - 4, : w - 4]
-        ref[1:], dmg[1:] = ([p[:, : (h - 4) // 2, : (w - 4) // 2] for p in x[1:]] for x in (ref, dmg))
-        cw, ch = w - 4, h - 4
+        # Cut the far side too, to a width of w - 8: rawvideoparse expects
+        # rows padded to 4 bytes, so the chroma width must be a multiple of 4.
+        cw, ch = w - 8, h - 8
+        ref[0], dmg[0] = ref[0][:, :ch, :cw], dmg[0][:, :ch, :cw]
+        ref[1:], dmg[1:] = ([p[:, : ch // 2, : cw // 2] for p in x[1:]] for x in (ref, dmg))
         src = os.path.join(workdir, "crop.yuv")
         yuv.write_i420(src, dmg)
         m = estimate.measure_clip(dmg)
