@@ -21,12 +21,22 @@ _ROW = 400
 _MONTAGE = (("coffee", "stereo_motorcycle", "astronaut"),
             ("chelsea", "rocket", "astronaut-mirrored"))
 
-# Where each clip's 16:9 window lies on the montage, as fractions of the
-# montage's width: (left, top, width) at the first and at the last frame.
+# The estimator's corpus adds two canvases of other pictures (all from
+# python3-skimage): `retina` (retina.jpg, 1411x1411, a fundus photograph:
+# large smooth dark areas, fine vessels) and `textures` (grass, gravel, brick
+# / camera, moon, grey, and the top left of hubble_deep_field, in colour;
+# each 512x512 at its own scale: high texture almost everywhere).
+_TEXTURES = (("grass", "gravel", "brick"), ("camera", "moon", "hubble_deep_field"))
+
+# Where each clip's 16:9 window lies on its canvas, as fractions of the
+# canvas's width: (left, top, width) at the first and at the last frame.
 PHOTO_CLIPS = {
     "photos-pan": ((0.0125, 0.025, 0.8), (0.1875, 0.05, 0.8)),
     "photos-zoom": ((0.05, 0.0, 0.88), (0.1, 0.05, 0.8)),
+    "retina-pan": ((0.05, 0.3, 0.85), (0.1, 0.33, 0.85)),
+    "textures-pan": ((0.0, 0.02, 0.8), (0.05, 0.06, 0.8)),
 }
+CANVAS = {"retina-pan": "retina", "textures-pan": "textures"}
 
 # Rendered by videotestsrc at the clip's size (sharp, full-band detail).
 PATTERNS = {
@@ -56,6 +66,23 @@ def montage():
     return np.clip(np.concatenate([r[:, :width] for r in rows]), 0, 1)
 
 
+def canvas_for(clip, montage_canvas=None):
+    """The canvas a photo clip moves over (the montage unless CANVAS names
+    another); montage_canvas, when given, is the montage already made."""
+    name = CANVAS.get(clip, "montage")
+    if name == "montage":
+        return montage_canvas if montage_canvas is not None else montage()
+    if name == "retina":
+        return skimage.data.retina().astype(np.float64) / 255.0
+    rows = []
+    for names in _TEXTURES:
+        imgs = [getattr(skimage.data, n)()[:512, :512].astype(np.float64) / 255.0
+                for n in names]
+        rows.append(np.concatenate([im if im.ndim == 3 else np.repeat(im[..., None], 3, axis=2)
+                                    for im in imgs], axis=1))
+    return np.concatenate(rows)
+
+
 def _windows(canvas, clip, w, h, frames):
     """Cubic resampling of the clip's window, moving linearly per frame."""
     cw = canvas.shape[1]
@@ -71,9 +98,11 @@ def _windows(canvas, clip, w, h, frames):
 
 
 def make_clip(name, size, frames, path, canvas=None):
-    """Writes the clip to path; photo clips take the montage as `canvas`."""
+    """Writes the clip to path; photo clips take the montage as `canvas`
+    (those on another canvas make their own)."""
     w, h = SIZES[size]
     if name in PHOTO_CLIPS:
+        canvas = canvas_for(name, canvas)
         if size == "1080p":
             canvas = rescale(canvas, 1.5, order=3, channel_axis=2)
         planes = [[], [], []]

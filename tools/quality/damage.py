@@ -17,12 +17,19 @@ CODECS = {
     "mjpeg": ("-c:v mjpeg -qscale:v {q}", "mjpeg", 8, [3, 8, 16, 31]),
 }
 
+# The estimator's corpus (corpus.py) adds H.264 with its in-loop deblocking
+# on: damage that a decoder has already filtered, which an automatic
+# setting must recognise and leave (mostly) alone.
+CORPUS_CODECS = dict(CODECS, h264lf=(
+    "-c:v libx264 -preset medium -qp {q}", "264", 4, [24, 32, 38, 44]))
 
-def variants():
+
+def variants(codecs=None):
     """Every damage: (codec, q, kind) with kind 'light' or 'damaged'; plus
-    the undamaged clip as ('clean', 0, 'clean')."""
+    the undamaged clip as ('clean', 0, 'clean'). codecs: CODECS unless
+    given (e.g. CORPUS_CODECS)."""
     out = [("clean", 0, "clean")]
-    for codec, (_, _, _, qs) in CODECS.items():
+    for codec, (_, _, _, qs) in (codecs or CODECS).items():
         out.append((codec, qs[0], "light"))
         out += [(codec, q, "damaged") for q in qs[1:]]
     return out
@@ -40,7 +47,7 @@ def _pix_fmt(codec):
 
 def damage(codec, q, src, w, h, out_yuv):
     """Encodes src, decodes to out_yuv; returns the coded size in bytes."""
-    args, suffix, _, _ = CODECS[codec]
+    args, suffix, _, _ = CORPUS_CODECS[codec]
     coded = out_yuv[: -len(".yuv")] + "." + suffix
     pf = _pix_fmt(codec)
     ff = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y"]

@@ -8,6 +8,10 @@ are there already; --force redoes them):
   sources  the undamaged clips          damage  encode + decode each clip
   sweep    every setting, few frames    eval    tuned settings, every frame
   speed    frames per second            report  tables, plots, crops
+The damage estimator's stages (issue 16; run only when named, see
+docs/estimator.md):
+  corpus   its clips, 4 frames each      baselines  per-clip best settings
+  estimate measure, fit, evaluate the automatic settings
 """
 
 import argparse
@@ -20,14 +24,18 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import baselines  # noqa: E402
 import content  # noqa: E402
+import corpus  # noqa: E402
 import damage  # noqa: E402
 import defaults  # noqa: E402
 import evaluate  # noqa: E402
 import report  # noqa: E402
 import sweep  # noqa: E402
+import estimate  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
+EXTRA_STAGES = ("corpus", "baselines", "estimate")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -215,11 +223,45 @@ def stage_report(work, docs):
     report.write(rows, best, rec, speed, work, docs)
 
 
+def stage_corpus(work, force):
+    corpus.make(corpus.Corpus(work.root), log, sweep.load, sweep.save, force)
+
+
+def stage_baselines(work, force):
+    cp = corpus.Corpus(work.root)
+    info = sweep.load(cp.path("damage.json"))
+    # 720p first, so that a run cut short has covered whole contents; two
+    # processes may share the work (a lock file per clip).
+    for c, size, codec, q, kind in sorted(cp.clips(), key=lambda k: k[1] != "720p"):
+        if codec == "clean":
+            continue
+        out = cp.path("base", "%s-%s-%s.json" % (c, size, damage.label(codec, q)))
+        if os.path.exists(out) and not force:
+            continue
+        try:
+            os.close(os.open(out + ".lock", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            continue
+        w, h = content.SIZES[size]
+        coded = info.get("%s-%s-%s" % (c, size, damage.label(codec, q)))
+        extra = dict(content=c, size=size, codec=codec, q=q, kind=kind,
+                     bpp=coded * 8 / (corpus.FRAMES * w * h) if coded else None)
+        log("baselines %s %s %s" % (c, size, damage.label(codec, q)))
+        sweep.save(out, baselines.sweep_clip(cp.src(c, size), cp.dmg(c, size, codec, q),
+                                             w, h, codec, work.tmp, extra))
+        os.remove(out + ".lock")
+
+
+def stage_estimate(work, force, docs):
+    estimate.run_stage(corpus.Corpus(work.root), work.tmp, log, force, docs)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("stages", nargs="*", default=STAGES,
-                    help="stages to run, of: %s (default: all, in order)" % " ".join(STAGES))
+                    help="stages to run, of: %s (default: all of these, in order); "
+                         "or of the estimator's: %s" % (" ".join(STAGES), " ".join(EXTRA_STAGES)))
     ap.add_argument("--work", default="/tmp/daedalus-quality",
                     help="folder for clips and results (default %(default)s; "
                          "about 1.5 GB)")
@@ -229,14 +271,16 @@ def main():
     ap.add_argument("--force", action="store_true", help="redo the stages given")
     a = ap.parse_args()
     for st in a.stages:
-        if st not in STAGES:
+        if st not in STAGES + EXTRA_STAGES:
             ap.error("unknown stage %s" % st)
     work = Work(a.work)
     t0 = time.time()
-    for st in STAGES:
+    for st in STAGES + EXTRA_STAGES:
         if st in a.stages:
             if st == "report":
                 stage_report(work, a.docs)
+            elif st == "estimate":
+                stage_estimate(work, a.force, a.docs)
             else:
                 globals()["stage_" + st](work, a.force)
     shutil.rmtree(work.tmp)
