@@ -240,8 +240,7 @@ namespace
       if (!hybrid_only || f.kind == BackendKind::Hybrid)
         usable.push_back (f);
     }
-    const daedalus::Load others =
-        daedalus::Placements::process ().others (request.element);
+    const daedalus::Load others = request.placement->others ();
     const int pick = daedalus::choose_figure (usable, others);
     if (pick < 0) {
       choice.error = "the trial measured no backend: " +
@@ -270,8 +269,7 @@ namespace
     if (choice.backend) {
       choice.backend = gst_daedalus_inject_gpu_fault (std::move
           (choice.backend));
-      daedalus::Placements::process ().place (request.element,
-          daedalus::load_of (chosen));
+      request.placement->place (daedalus::load_of (chosen));
       choice.may_fall_back = chosen.kind == BackendKind::Gpu ||
           chosen.kind == BackendKind::Hybrid;
     }

@@ -7,7 +7,7 @@
 /* Which backend an element runs: its backend property, else
  * $DAEDALUS_BACKEND, else (auto) a measured choice, cached across runs
  * (gstdaedalusdecisioncache.h) and weighed against where the process's other
- * elements run (daedalus::Placements). */
+ * elements run (daedalus::Placement). */
 #pragma once
 
 #include <gst/video/video.h>
@@ -32,7 +32,8 @@ const char *gst_daedalus_decided_by_name (GstDaedalusDecidedBy by);
 
 struct GstDaedalusChoiceRequest
 {
-  GstElement *element;          /* logs, warnings, placement */
+  GstElement *element;          /* logs, warnings */
+  daedalus::Placement *placement;       /* the element's */
   GstDebugCategory *category;   /* the element's own */
   GstDaedalusBackend setting;
   bool setting_explicit;        /* set on the element: beats the variable */

@@ -137,6 +137,8 @@ namespace
      * pools (which share the backend: their buffers may outlive it here). */
     std::shared_ptr<daedalus::GpuBackend> gpu;
     GstAllocator *allocator = nullptr;
+    /* Where its frames run, which auto weighs for the other elements. */
+    daedalus::Placement placement;
     /* A setting whose failure has been posted already: every later caps
      * event fails the same way, and one error message says it. */
     std::optional<GstDaedalusBackend> refused;
@@ -327,7 +329,6 @@ gst_daedalus_filter_finalize (GObject * object)
   auto priv = static_cast<GstDaedalusFilterPrivate *>
       (gst_daedalus_filter_get_instance_private (GST_DAEDALUS_FILTER (object)));
   priv->state->drop_backend ();
-  daedalus::Placements::process ().remove (object);
   delete priv->state;
 
   G_OBJECT_CLASS (gst_daedalus_filter_parent_class)->finalize (object);
@@ -419,7 +420,7 @@ gst_daedalus_filter_stop (GstBaseTransform * trans)
 
   get_state (self).drop_backend ();
   get_state (self).refused.reset ();
-  daedalus::Placements::process ().remove (self);
+  get_state (self).placement.clear ();
   set_active (self, std::nullopt, GST_DAEDALUS_DECIDED_BY_NONE);
   return TRUE;
 }
@@ -458,6 +459,7 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
     request.budget_ms = state.calibration_budget;
   }
   request.element = GST_ELEMENT (self);
+  request.placement = &state.placement;
   request.category = GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category;
   request.info = info;
   request.job = GST_DAEDALUS_FILTER_GET_CLASS (self)->make_job (self);
@@ -470,7 +472,7 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
     return TRUE;
 
   state.drop_backend ();
-  daedalus::Placements::process ().remove (self);
+  state.placement.clear ();
   set_active (self, std::nullopt, GST_DAEDALUS_DECIDED_BY_NONE);
 
   GstDaedalusChoice choice = gst_daedalus_choose_backend (request);

@@ -188,31 +188,39 @@ Placements& Placements::process() {
   return placements;
 }
 
-void Placements::place(const void* element, const Load& load) {
+uint64_t Placements::add() {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& p : placed_) {
-    if (p.first == element) {
-      p.second = load;
-      return;
-    }
-  }
-  placed_.emplace_back(element, load);
+  const uint64_t id = next_id_++;
+  placed_.emplace_back(id, Load{});
+  return id;
 }
 
-void Placements::remove(const void* element) {
+void Placements::set(uint64_t id, const Load& load) {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::erase_if(placed_, [&](const auto& p) { return p.first == element; });
+  for (auto& p : placed_)
+    if (p.first == id) p.second = load;
 }
 
-Load Placements::others(const void* element) const {
+void Placements::clear(uint64_t id) { set(id, {}); }
+
+Load Placements::others(uint64_t id) const {
   std::lock_guard<std::mutex> lock(mutex_);
   Load sum;
   for (const auto& p : placed_) {
-    if (p.first == element) continue;
+    if (p.first == id) continue;
     sum.cpu_ms += p.second.cpu_ms;
     sum.gpu_ms += p.second.gpu_ms;
   }
   return sum;
+}
+
+Placement::Placement(Placements& record)
+    : record_(record), id_(record.add()) {}
+
+Placement::~Placement() {
+  std::lock_guard<std::mutex> lock(record_.mutex_);
+  std::erase_if(record_.placed_,
+                [&](const auto& p) { return p.first == id_; });
 }
 
 }  // namespace daedalus

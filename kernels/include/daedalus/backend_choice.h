@@ -5,6 +5,7 @@
 // memory and back, recording, submission and the wait).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -91,17 +92,46 @@ Load load_of(const BackendFigure& figure);
 int choose_figure(const std::vector<BackendFigure>& figures,
                   const Load& others);
 
-// The process-wide record of where elements run, which choose_figure weighs.
+class Placement;
+
+// A record of where elements run, which choose_figure weighs: the process
+// has one (process()); tests make their own. Entries are Placements.
 class Placements {
  public:
   static Placements& process();
-  void place(const void* element, const Load& load);
-  void remove(const void* element);
-  Load others(const void* element) const;
 
  private:
+  friend class Placement;
+  uint64_t add();
+  void set(uint64_t id, const Load& load);
+  void clear(uint64_t id);
+  Load others(uint64_t id) const;
+
   mutable std::mutex mutex_;
-  std::vector<std::pair<const void*, Load>> placed_;
+  uint64_t next_id_ = 1;
+  // Every owner's load; zero while it is not placed.
+  std::vector<std::pair<uint64_t, Load>> placed_;
+};
+
+// One owner's entry in a Placements record (an element's, say): the key is
+// the library's own, so no caller's pointer is kept. It leaves the record
+// when it is destroyed. Not copyable; one owner uses it at a time.
+class Placement {
+ public:
+  explicit Placement(Placements& record = Placements::process());
+  ~Placement();
+  Placement(const Placement&) = delete;
+  Placement& operator=(const Placement&) = delete;
+
+  // Where this owner's frames run now; clear(): nowhere.
+  void place(const Load& load) { record_.set(id_, load); }
+  void clear() { record_.clear(id_); }
+  // What everyone else in the record puts on the CPU and the GPU.
+  Load others() const { return record_.others(id_); }
+
+ private:
+  Placements& record_;
+  const uint64_t id_;
 };
 
 }  // namespace daedalus

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 
 #include "daedalus/frame_jobs.h"
 #include "test_util.h"
@@ -282,19 +283,28 @@ TEST(Choice, LoadsFollowWhereABackendWorks) {
   EXPECT_DOUBLE_EQ(load_of(f).gpu_ms, 2);
 }
 
-TEST(Placements, SumWhatTheOtherElementsPut) {
-  Placements p;
-  int a = 0, b = 0, c = 0;
-  p.place(&a, {1, 0});
-  p.place(&b, {0, 2});
-  p.place(&c, {4, 4});
-  EXPECT_DOUBLE_EQ(p.others(&a).cpu_ms, 4);
-  EXPECT_DOUBLE_EQ(p.others(&a).gpu_ms, 6);
-  p.place(&c, {8, 0});  // moved
-  p.remove(&b);
-  EXPECT_DOUBLE_EQ(p.others(&a).cpu_ms, 8);
-  EXPECT_DOUBLE_EQ(p.others(&a).gpu_ms, 0);
-  EXPECT_DOUBLE_EQ(p.others(nullptr).cpu_ms, 9);
+TEST(Placements, SumWhatTheOtherOwnersPut) {
+  Placements record;
+  Placement a(record), b(record);
+  auto c = std::make_unique<Placement>(record);
+  a.place({1, 0});
+  b.place({0, 2});
+  c->place({4, 4});
+  EXPECT_DOUBLE_EQ(a.others().cpu_ms, 4);
+  EXPECT_DOUBLE_EQ(a.others().gpu_ms, 6);
+  c->place({8, 0});  // moved
+  b.clear();
+  EXPECT_DOUBLE_EQ(a.others().cpu_ms, 8);
+  EXPECT_DOUBLE_EQ(a.others().gpu_ms, 0);
+  EXPECT_DOUBLE_EQ(b.others().cpu_ms, 9);
+  c.reset();  // its owner is gone: so is its load
+  EXPECT_DOUBLE_EQ(a.others().cpu_ms, 0);
+  EXPECT_DOUBLE_EQ(b.others().cpu_ms, 1);
+  // Another record knows none of them.
+  Placement elsewhere;
+  elsewhere.place({100, 100});
+  EXPECT_DOUBLE_EQ(Placement(record).others().cpu_ms, 1);
+  EXPECT_DOUBLE_EQ(Placement(record).others().gpu_ms, 0);
 }
 
 TEST(FrameJobs, CostKeysNameWhatChangesTheWork) {
