@@ -15,7 +15,23 @@
 #include "daedalus/frame_jobs.h"
 #include "daedalus/image.h"
 
+// Whether ThreadSanitizer instruments this build (GCC says so by a macro,
+// clang by a feature test): every memory access then costs several times
+// more, so the slowest suites run fewer sizes.
+#if defined(__SANITIZE_THREAD__)
+#define DAEDALUS_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DAEDALUS_TEST_TSAN 1
+#endif
+#endif
+#ifndef DAEDALUS_TEST_TSAN
+#define DAEDALUS_TEST_TSAN 0
+#endif
+
 namespace daedalus::test {
+
+inline constexpr bool kThreadSanitizer = DAEDALUS_TEST_TSAN;
 
 // The run's seed: $DAEDALUS_TEST_SEED if set, else random. Printed once so a
 // failure can be replayed.
