@@ -27,14 +27,6 @@ T* lower_address(T* a, T* b) {
   return distance(a, b) >= 0 ? a : b;
 }
 
-bool interleaved_pair(const ConstFrame& f) {
-  const ConstPlane &u = f.planes[1], &v = f.planes[2];
-  const int64_t d = distance(u.data, v.data);
-  return f.num_planes == 3 && u.step == 2 && v.step == 2 &&
-         u.stride == v.stride && u.width == v.width && u.height == v.height &&
-         (d == 1 || d == -1);
-}
-
 }  // namespace
 
 std::vector<PlaneGroup> plane_groups(const ConstFrame& a, const ConstFrame& b) {
@@ -42,7 +34,7 @@ std::vector<PlaneGroup> plane_groups(const ConstFrame& a, const ConstFrame& b) {
   if (a.num_planes < 3) return groups;
   const bool same_order = distance(a.planes[1].data, a.planes[2].data) ==
                           distance(b.planes[1].data, b.planes[2].data);
-  if (interleaved_pair(a) && interleaved_pair(b) && same_order)
+  if (a.chroma_interleaved() && b.chroma_interleaved() && same_order)
     groups.push_back({1, 2});
   else
     groups.insert(groups.end(), {{1, 1}, {2, 1}});

@@ -88,9 +88,11 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
                   const DeblockParams& params, DeblockPass pass,
                   const int first[3], ThreadPool* pool) {
   // Row bands in multiples of 16 suit vertical edges filtered 16 rows at a
-  // time; column bands in multiples of 64 keep threads off each other's cache
-  // lines. One fork-join over every plane.
+  // time; column bands in multiples of 64 bytes keep threads off each
+  // other's cache lines (interleaved chroma, counted twice below: 8 rows, 32
+  // pairs). One fork-join over every plane.
   const bool rows = pass == DeblockPass::VerticalEdges;
+  const auto edges = rows ? dsp.vertical_edges : dsp.horizontal_edges;
   DeblockPlaneParams pp[3];
   int left[3] = {0, 0, 0};
   for (int p = 0; p < frame.num_planes; p++) {
@@ -98,10 +100,21 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
     if (deblock_plane_active(pp[p]))
       left[p] = (rows ? frame.planes[p].height : frame.planes[p].width) - first[p];
   }
-  run_bands(pool, std::span(left, frame.num_planes), rows ? 16 : 64,
+  // The channels of interleaved chroma share bytes, which the vector loads
+  // of either read: one task filters both over the same range, so that no
+  // thread reads bytes another writes. The pair is one part, counted twice
+  // so that bands weigh it as the two planes it holds.
+  const bool pair = frame.chroma_interleaved();
+  if (pair) left[1] *= 2;
+  run_bands(pool, std::span(left, pair ? 2 : frame.num_planes), rows ? 16 : 64,
             [&](int p, int begin, int end) {
-              const auto edges = rows ? dsp.vertical_edges : dsp.horizontal_edges;
-              edges(frame.planes[p], pp[p], first[p] + begin, first[p] + end);
+              if (p == 0 || !pair) {
+                edges(frame.planes[p], pp[p], first[p] + begin, first[p] + end);
+                return;
+              }
+              for (int c : {1, 2})
+                edges(frame.planes[c], pp[c], first[c] + begin / 2,
+                      first[c] + end / 2);
             });
 }
 

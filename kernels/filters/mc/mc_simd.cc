@@ -114,8 +114,8 @@ void Deinterleave(const uint8_t* HWY_RESTRICT p, int n,
   for (; j < n; j++) out[j] = p[2 * j];
 }
 
-// out[j] = in(x0 + j, c) for j < len: the edges by memset, the inside
-// copied.
+// out[j] = in(x0 + j, c) for j < len, of a plane with columns: the edges
+// by memset, the inside copied.
 void Extend(const ConstPlane& src, int c, int x0, int len,
             uint8_t* HWY_RESTRICT out) {
   const uint8_t* row = src.row(c);
@@ -512,7 +512,9 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 
 void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
             McFilter filter, int y_begin, int y_end) {
-  if (y_begin >= y_end) return;
+  // A plane without columns has nothing to write, nor an edge sample to
+  // extend: Extend would read outside the row.
+  if (y_begin >= y_end || src.width == 0) return;
   const size_t G = 2 * hn::Lanes(D16());
   const int w = src.width, h = src.height;
   const bool bilinear = filter == McFilter::Bilinear;

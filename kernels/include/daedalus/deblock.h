@@ -57,12 +57,14 @@ inline bool deblock_plane_active(const DeblockPlaneParams& p) {
 bool deblock_is_noop(const DeblockParams& params, bool has_chroma);
 
 // Pass 1: the vertical edges of rows [y_begin, y_end), filtered in place.
-// Rows are independent, so disjoint row ranges may run concurrently.
+// Rows are independent, so disjoint row ranges may run concurrently, but not
+// the two channels of interleaved chroma: a vector load of one reads the
+// other's bytes.
 using DeblockVerticalEdgesFn = void (*)(const Plane& plane,
                                         const DeblockPlaneParams& params,
                                         int y_begin, int y_end);
 // Pass 2: the horizontal edges of columns [x_begin, x_end), in place, on the
-// output of pass 1. Columns are independent.
+// output of pass 1. Columns are independent, with the same exception.
 using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
                                           const DeblockPlaneParams& params,
                                           int x_begin, int x_end);
@@ -81,7 +83,8 @@ void deblock_dsp_init(DeblockDsp* dsp);
 
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
 // bands, then pass 2 into column bands, on `pool` (the calling thread when
-// null). The result does not depend on the split.
+// null); a band of interleaved chroma holds both channels. The result does
+// not depend on the split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool = nullptr);
 
@@ -91,7 +94,8 @@ enum class DeblockPass { VerticalEdges, HorizontalEdges };
 
 // One pass of deblock_frame() over the rest of each plane from `first[p]`
 // on: rows for pass 1, columns for pass 2 (a backend that gives the leading
-// part of a frame to a GPU runs the rest here).
+// part of a frame to a GPU runs the rest here). The two channels of
+// interleaved chroma must have the same `first`.
 void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
                   const DeblockParams& params, DeblockPass pass,
                   const int first[3], ThreadPool* pool);

@@ -49,6 +49,21 @@ struct FrameView {
     return chroma_shift_x != 0 || chroma_shift_y != 0;
   }
 
+  // Whether chroma planes 1 and 2 are the two channels of one interleaved
+  // plane (NV12, NV21): step 2, the same rows, one byte apart. A vector load
+  // of one channel reads the other's bytes too.
+  bool chroma_interleaved() const {
+    const PlaneView<T>& u = planes[1];
+    const PlaneView<T>& v = planes[2];
+    // On addresses: the planes may be separate objects as far as the
+    // language knows.
+    const uintptr_t d = reinterpret_cast<uintptr_t>(v.data) -
+                        reinterpret_cast<uintptr_t>(u.data);
+    return num_planes == 3 && u.step == 2 && v.step == 2 &&
+           u.stride == v.stride && u.width == v.width && u.height == v.height &&
+           (d == 1 || d == uintptr_t(-1));
+  }
+
   operator FrameView<const T>() const
     requires(!std::is_const_v<T>)
   {

@@ -4,9 +4,7 @@
 // two threads at once stay bit-exact with the scalar reference.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <latch>
 #include <memory>
@@ -15,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend_dsp.h"
 #include "daedalus/backend.h"
 #include "daedalus/image.h"
 #include "daedalus_config.h"
@@ -115,34 +114,11 @@ std::vector<std::string> on_threads(int n,
 
 // ------------------------------------------------------------ thread pool
 
-// The process's thread count, from /proc.
-int process_threads() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-  return -1;
-}
-
-// A joined thread leaves /proc a moment after join() returns: waits up to
-// 5 s for the count to reach `want`, and returns the last count seen.
-int threads_settling_at(int want) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  int n = process_threads();
-  while (n != want && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    n = process_threads();
-  }
-  return n;
-}
-
 class SharedPool : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
     if (!create_backend(BackendKind::Cpu, &why, {1})) GTEST_SKIP() << why;
-    ASSERT_GT(process_threads(), 0) << "no /proc/self/status";
   }
 
   static std::unique_ptr<Backend> cpu(int threads) {
@@ -153,30 +129,35 @@ class SharedPool : public ::testing::Test {
   }
 };
 
-// A pool of n threads has n - 1 workers (the caller is the n-th).
+// Backends of n threads hold the process's one pool of n (the caller and
+// n - 1 workers), which lives as long as one of them does: its workers are
+// joined when it goes. Seen through the pools' owners, not the process's
+// thread count, which a sanitizer's threads change too.
 TEST_F(SharedPool, EqualThreadCountsShareOnePool) {
-  // Threads of an earlier test may still be leaving.
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  const int base = process_threads();
   std::unique_ptr<Backend> a = cpu(4);
-  EXPECT_EQ(threads_settling_at(base + 3), base + 3);
+  const std::weak_ptr<ThreadPool> four = shared_thread_pool(4);
+  ASSERT_EQ(four.use_count(), 1) << "a alone holds the pool of 4";
   std::unique_ptr<Backend> b = cpu(4);
-  EXPECT_EQ(threads_settling_at(base + 3), base + 3);
+  EXPECT_EQ(four.use_count(), 2) << "b shares a's pool";
   std::unique_ptr<Backend> c = cpu(3);
-  EXPECT_EQ(threads_settling_at(base + 5), base + 5);
+  const std::weak_ptr<ThreadPool> three = shared_thread_pool(3);
+  ASSERT_EQ(three.use_count(), 1) << "c has a pool of its own";
+  EXPECT_EQ(four.lock()->threads(), 4);
+  EXPECT_EQ(three.lock()->threads(), 3);
   std::unique_ptr<Backend> one = cpu(1);  // the calling thread only
-  EXPECT_EQ(threads_settling_at(base + 5), base + 5);
+  EXPECT_EQ(four.use_count(), 2);
+  EXPECT_EQ(three.use_count(), 1);
 
-  a.reset();  // b still holds the pool of 4
-  EXPECT_EQ(threads_settling_at(base + 5), base + 5);
+  a.reset();
+  EXPECT_EQ(four.use_count(), 1) << "b still holds the pool of 4";
   b.reset();
-  EXPECT_EQ(threads_settling_at(base + 2), base + 2);
+  EXPECT_TRUE(four.expired());
   c.reset();
-  EXPECT_EQ(threads_settling_at(base), base);
+  EXPECT_TRUE(three.expired());
 
   // A pool made again after the last one went works as the first did.
   std::unique_ptr<Backend> again = cpu(4);
-  EXPECT_EQ(threads_settling_at(base + 3), base + 3);
+  EXPECT_EQ(shared_thread_pool(4)->threads(), 4);
   std::mt19937 gen = test::rng(1);
   Image src(PixelFormat::I420, 130, 47, 5);
   test::fill_random(src, gen);

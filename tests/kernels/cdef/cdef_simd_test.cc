@@ -312,6 +312,28 @@ TEST_P(CdefSimd, BandsInAnyOrder) {
   }
 }
 
+// Nothing outside a row is read or written: source and destination rows
+// each against an inaccessible page, on either side.
+TEST_P(CdefSimd, TouchesNothingOutsideTheRows) {
+  const Dsps dsps;
+  std::mt19937 gen = test::rng(108);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
+    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 7}, {40, 24}, {133, 17}})
+      for (test::GuardSide side :
+           {test::GuardSide::Before, test::GuardSide::After}) {
+        Image src(format, w, h);
+        fill_content(src, gen, int(gen() % 4));
+        const CdefParams params = test::random_cdef_params(gen);
+        Image want(format, w, h), got(format, w, h);  // zeros
+        cdef_frame(dsps.ref, want.frame(), src.frame(), params);
+        const test::GuardedFrame in(src, side), out(got, side);
+        cdef_frame(dsps.simd, out.frame(), in.frame(), params);
+        out.copy_to(got);
+        ASSERT_EQ(test::first_difference(want, got), "")
+            << describe(src, params) << ", " << side;
+      }
+}
+
 // Chroma planes smaller than the luma implies (as a caller may pass), also of
 // different sizes: blocks outside their own plane are copied.
 TEST_P(CdefSimd, ChromaPlanesOfTheirOwnSize) {

@@ -346,6 +346,29 @@ TEST_P(DeblockSimd, NegativeStride) {
   }
 }
 
+// Nothing outside a row is read or written: every row against an
+// inaccessible page, on either side, through both passes of every filter.
+TEST_P(DeblockSimd, TouchesNothingOutsideTheRows) {
+  const Tables t;
+  std::mt19937 gen = test::rng(8);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
+    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 5}, {40, 20}, {130, 21}})
+      for (int bs : {2, 4})
+        for (test::GuardSide side :
+             {test::GuardSide::Before, test::GuardSide::After}) {
+          const DeblockParams params{45, 0, 0, 0, bs, 4};
+          Image want(format, w, h);
+          test::fill_blocky(want, gen, 4, 128, 12);
+          const test::GuardedFrame frame(want, side);
+          deblock_frame(t.ref, want.frame(), params);
+          deblock_frame(t.simd, frame.frame(), params);
+          Image got(format, w, h);
+          frame.copy_to(got);
+          ASSERT_EQ(test::first_difference(want, got), "")
+              << describe(params) << ", " << side;
+        }
+}
+
 // A full-HD I420 frame with every edge filtered (qp 51, smooth content), the
 // configuration the speed target is set for, and its bs 4 counterpart.
 TEST_P(DeblockSimd, FullHdFrame) {

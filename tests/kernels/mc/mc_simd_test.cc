@@ -259,6 +259,36 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
     }
 }
 
+// Nothing outside a row is read or written: source and destination rows
+// each against an inaccessible page, on either side, for shifts that put
+// the window over either edge, past it, or inside, and for planes without
+// columns (whose rows Extend once read before their first byte).
+TEST_P(McSimd, TouchesNothingOutsideTheRows) {
+  const Dsps dsps;
+  std::mt19937 gen = test::rng(8);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21})
+    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {6, 3}, {37, 5}, {130, 4}}) {
+      Image src(format, w, h);
+      test::fill_random(src, gen);
+      for (test::GuardSide side :
+           {test::GuardSide::Before, test::GuardSide::After}) {
+        const test::GuardedFrame in(src, side);
+        for (McFilter filter : kFilters)
+          for (double dx : {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 40.0})
+            for (double dy : {0.0, -1.6}) {
+              const McParams params{dx, dy, filter};
+              Image want(format, w, h), got(format, w, h);  // zeros
+              mc_frame(dsps.ref, want.frame(), src.frame(), params);
+              const test::GuardedFrame out(got, side);
+              mc_frame(dsps.simd, out.frame(), in.frame(), params);
+              out.copy_to(got);
+              ASSERT_EQ(test::first_difference(want, got), "")
+                  << describe(src, params) << ", " << side;
+            }
+      }
+    }
+}
+
 // Bands in any order, of any size down to one row, compose to the whole
 // plane, and a band writes nothing outside its rows.
 TEST_P(McSimd, BandsComposeInAnyOrder) {

@@ -1,6 +1,8 @@
 #include "test_util.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -24,6 +26,22 @@ std::vector<bool> sample_mask(const Image& image) {
       for (int x = 0; x < pl.width; x++) mask[&pl.at(x, y) - base] = true;
   }
   return mask;
+}
+
+// Copies every sample of `from` into `to`, a frame of the same geometry.
+void copy_samples(const ConstFrame& from, const Frame& to) {
+  for (int p = 0; p < from.num_planes; p++) {
+    const ConstPlane& in = from.planes[p];
+    for (int y = 0; y < in.height; y++)
+      for (int x = 0; x < in.width; x++) to.planes[p].at(x, y) = in.at(x, y);
+  }
+}
+
+// Test setup that cannot go on: says why and stops the test binary.
+void require(bool ok, const char* what) {
+  if (ok) return;
+  std::perror(what);
+  std::abort();
 }
 
 }  // namespace
@@ -121,6 +139,56 @@ int cdef_line_of(int dir, int i, int j) {
     case 6: return j;
     default: return i / 2 + j;
   }
+}
+
+GuardedFrame::GuardedFrame(const Image& image, GuardSide side) {
+  const ConstFrame f = image.frame();
+  const bool pair = f.chroma_interleaved();
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  frame_.num_planes = f.num_planes;
+  frame_.chroma_shift_x = f.chroma_shift_x;
+  frame_.chroma_shift_y = f.chroma_shift_y;
+  for (int p = 0; p < f.num_planes; p++) {
+    const ConstPlane& in = f.planes[p];
+    Plane& out = frame_.planes[p];
+    out = {nullptr, 0, in.width, in.height, in.step};
+    if (p == 2 && pair) {  // in the rows made for plane 1, as far from it
+      out.stride = frame_.planes[1].stride;
+      out.data = frame_.planes[1].data + (in.data - f.planes[1].data);
+      continue;
+    }
+    // A row runs from its first sample, of either channel of a pair, to its
+    // last. The mapping: an inaccessible page, then for every row its own
+    // pages and another inaccessible one.
+    const bool pair_row = p == 1 && pair;
+    const size_t lead = pair_row && f.planes[2].data < in.data ? 1 : 0;
+    const size_t row_bytes =
+        in.width ? size_t(in.width - 1) * in.step + 1 + pair_row : 0;
+    const size_t row_pages = (row_bytes + page - 1) / page;
+    const size_t stride = (row_pages + 1) * page;
+    const size_t bytes = page + size_t(in.height) * stride;
+    void* map = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    require(map != MAP_FAILED, "GuardedFrame: mmap");
+    mappings_.push_back({map, bytes});
+    uint8_t* base = static_cast<uint8_t*>(map);
+    for (int y = 0; y <= in.height; y++)
+      require(mprotect(base + y * stride, page, PROT_NONE) == 0,
+              "GuardedFrame: mprotect");
+    const size_t start =
+        side == GuardSide::Before ? page : page + row_pages * page - row_bytes;
+    out.data = base + start + lead;
+    out.stride = ptrdiff_t(stride);
+  }
+  copy_samples(f, frame_);
+}
+
+GuardedFrame::~GuardedFrame() {
+  for (auto [map, bytes] : mappings_) munmap(map, bytes);
+}
+
+void GuardedFrame::copy_to(Image& image) const {
+  copy_samples(frame_, image.frame());
 }
 
 bool guards_intact(const Image& image) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -14,7 +15,23 @@
 #include "daedalus/frame_jobs.h"
 #include "daedalus/image.h"
 
+// Whether ThreadSanitizer instruments this build (GCC says so by a macro,
+// clang by a feature test): every memory access then costs several times
+// more, so the slowest suites run fewer sizes.
+#if defined(__SANITIZE_THREAD__)
+#define DAEDALUS_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DAEDALUS_TEST_TSAN 1
+#endif
+#endif
+#ifndef DAEDALUS_TEST_TSAN
+#define DAEDALUS_TEST_TSAN 0
+#endif
+
 namespace daedalus::test {
+
+inline constexpr bool kThreadSanitizer = DAEDALUS_TEST_TSAN;
 
 // The run's seed: $DAEDALUS_TEST_SEED if set, else random. Printed once so a
 // failure can be replayed.
@@ -56,6 +73,36 @@ DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
 // filter's preconditions, some do not.
 void fill_blocky(Image& image, std::mt19937& gen, int block, int center,
                  int jump);
+
+// Which end of every row of a GuardedFrame meets an inaccessible page.
+enum class GuardSide { Before, After };
+
+inline std::ostream& operator<<(std::ostream& os, GuardSide side) {
+  return os << (side == GuardSide::Before ? "guard pages before rows"
+                                          : "guard pages after rows");
+}
+
+// A copy of an image's samples in which every row (of interleaved chroma:
+// every row of the pair) touches an inaccessible (PROT_NONE) page: its first
+// byte is the first after such a page (Before), or its last byte the last
+// before one (After). A kernel that reads or writes a byte beyond that end of
+// a row faults, in any build, where in an Image it would only touch padding
+// or the previous row.
+class GuardedFrame {
+ public:
+  GuardedFrame(const Image& image, GuardSide side);
+  ~GuardedFrame();
+  GuardedFrame(const GuardedFrame&) = delete;
+  GuardedFrame& operator=(const GuardedFrame&) = delete;
+
+  Frame frame() const { return frame_; }
+  // Writes the samples into `image`, of the same format and size.
+  void copy_to(Image& image) const;
+
+ private:
+  Frame frame_;
+  std::vector<std::pair<void*, size_t>> mappings_;
+};
 
 // True when every padding byte still holds kGuard.
 bool guards_intact(const Image& image);
