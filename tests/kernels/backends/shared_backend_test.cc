@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "backend_dsp.h"
+#include "backends/cpu/backend_dsp.h"
 #include "daedalus/backend.h"
 #include "daedalus/image.h"
 #include "daedalus_config.h"
