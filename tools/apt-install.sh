@@ -7,8 +7,9 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 missing=""
 for p in "$@"; do
-  status=$(dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null || true)
-  [ "$status" = installed ] || missing="$missing $p"
+  # A package installed for two architectures prints one status each.
+  dpkg-query -W -f '${db:Status-Status}\n' "$p" 2>/dev/null |
+    grep -qx installed || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
 
