@@ -9,6 +9,7 @@ import os
 
 import content
 import damage
+import folders
 
 FRAMES = 4  # an I, two B and a P frame of the MPEG-2 GOP
 # Four natural contents (photos-pan and photos-zoom share their photos;
@@ -24,22 +25,9 @@ def variants():
     return damage.variants(CODECS)
 
 
-class Corpus:
+class Corpus(folders.ClipFolders):
     def __init__(self, work_root):
-        self.root = os.path.join(work_root, "corpus")
-        for d in ("src", "dmg", "base", "est"):
-            os.makedirs(os.path.join(self.root, d), exist_ok=True)
-
-    def src(self, c, size):
-        return os.path.join(self.root, "src", "%s-%s.yuv" % (c, size))
-
-    def dmg(self, c, size, codec, q):
-        if codec == "clean":
-            return self.src(c, size)
-        return os.path.join(self.root, "dmg", "%s-%s-%s.yuv" % (c, size, damage.label(codec, q)))
-
-    def path(self, *parts):
-        return os.path.join(self.root, *parts)
+        super().__init__(os.path.join(work_root, "corpus"), ("base", "est"))
 
     def clips(self):
         """Every (content, size, codec, q, kind) of the corpus."""

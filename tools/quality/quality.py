@@ -30,6 +30,7 @@ import corpus  # noqa: E402
 import damage  # noqa: E402
 import defaults  # noqa: E402
 import evaluate  # noqa: E402
+import folders  # noqa: E402
 import report  # noqa: E402
 import sweep  # noqa: E402
 import estimate  # noqa: E402
@@ -49,24 +50,11 @@ SPEED_CLIP = ("photos-pan", "1080p", "mpeg2", 12)
 SPEED_LOOPS = 4
 
 
-class Work:
+class Work(folders.ClipFolders):
     def __init__(self, root):
-        self.root = root
-        for d in ("src", "dmg", "sweep", "sweep-chain", "sweep-defaults", "eval", "tmp"):
-            os.makedirs(os.path.join(root, d), exist_ok=True)
+        super().__init__(root, ("sweep", "sweep-chain", "sweep-defaults", "eval", "tmp"))
         # Filter outputs, in a folder of this run's own.
         self.tmp = tempfile.mkdtemp(dir=os.path.join(root, "tmp"))
-
-    def src(self, c, size):
-        return os.path.join(self.root, "src", "%s-%s.yuv" % (c, size))
-
-    def dmg(self, c, size, codec, q):
-        if codec == "clean":
-            return self.src(c, size)
-        return os.path.join(self.root, "dmg", "%s-%s-%s.yuv" % (c, size, damage.label(codec, q)))
-
-    def path(self, *parts):
-        return os.path.join(self.root, *parts)
 
 
 def log(msg):
