@@ -221,12 +221,13 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
   /**
    * GstDaedalusFilter:active-backend:
    *
-   * The nick of the backend in use ("scalar", "cpu", "gpu"), or "none"
-   * before caps are negotiated and after the element stops.
+   * The nick of the backend in use ("scalar", "cpu", "gpu", "hybrid"), or
+   * "none" before caps are negotiated and after the element stops.
    */
   g_object_class_install_property (gobject_class, PROP_ACTIVE_BACKEND,
       g_param_spec_string ("active-backend", "Active backend",
-          "Backend in use since caps were negotiated (scalar, cpu or gpu); "
+          "Backend in use since caps were negotiated (scalar, cpu, gpu or "
+          "hybrid); "
           "\"none\" while not negotiated", "none",
           (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 

@@ -320,6 +320,12 @@ GST_START_TEST(test_property_specs) {
   GParamSpec* active = find_property(element, "active-backend");
   fail_unless(G_IS_PARAM_SPEC_STRING(active));
   fail_unless((active->flags & G_PARAM_READWRITE) == G_PARAM_READABLE);
+  // Its blurb names every backend it can report.
+  for (BackendKind kind : kAllBackendKinds) {
+    const std::string name(backend_name(kind));
+    fail_unless(strstr(g_param_spec_get_blurb(active), name.c_str()) != nullptr,
+                "active-backend's blurb does not name %s", name.c_str());
+  }
 
   // Every property of ours tells gst-inspect-1.0 users what it does.
   guint n;
