@@ -1,0 +1,55 @@
+#!/bin/sh
+# Builds daedalus with AddressSanitizer and UndefinedBehaviorSanitizer in
+# ./build-asan (configuring it on first use) and runs the element suites and
+# the kernel suites that fit CI's time. Any report fails the run: ASan and
+# UBSan abort at the first, LeakSanitizer reports at each process's exit.
+# Leaks that other libraries make are suppressed in tools/sanitizers/
+# lsan.supp, each with its reason.
+set -eu
+cd "$(dirname "$0")/.."
+
+tools/apt-install.sh \
+  meson ninja-build pkg-config g++ \
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+  libgtest-dev libhwy-dev \
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+
+# -O1, line tables only (-g1: enough for ASan's stacks) and no AVX-512
+# targets (which this CI's CPU cannot run) make the Highway kernels build
+# in a quarter of the time.
+set -- -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false \
+  -Doptimization=1 -Ddebug=false -Dc_args=-g1 \
+  "-Dcpp_args=-g1 -DHWY_DISABLED_TARGETS=(HWY_AVX3|HWY_AVX3_DL)"
+if [ -f build-asan/build.ninja ]; then
+  meson setup --reconfigure build-asan "$@"
+else
+  meson setup build-asan "$@"
+fi
+
+# The gst suites, and the kernel suites that check the SIMD kernels and the
+# GPU runner where ASan sees most (out-of-bounds loads, freed Vulkan memory).
+# mc-simd is left out until its Extend() stops reading the byte before a
+# row (a fix on another branch).
+suites="gst-plugin gst-deblock gst-cdef gst-mc decision-cache
+  deblock-simd cdef-simd gpu-runner"
+targets=gstdaedalus
+for suite in $suites; do targets="$targets $suite-test"; done
+meson compile -C build-asan $targets
+
+# A registry written by gst-plugin-scanner, which cannot load the sanitized
+# plugin, would list it as broken.
+rm -f build-asan/tests/gst/registry-*.bin
+export ASAN_OPTIONS=abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS="suppressions=$PWD/tools/sanitizers/lsan.supp"
+# GLib before 2.76 hands out memory from its own slices, which ASan cannot
+# check.
+export G_SLICE=always-malloc
+export CK_TIMEOUT_MULTIPLIER=4
+# The Vulkan layer and driver stay loaded (the loader unloads them with
+# each instance), so that LeakSanitizer still sees their globals and names
+# them in stacks; the ASan runtime must come first.
+preload="$(g++ -print-file-name=libasan.so):libVkLayer_khronos_validation.so"
+preload="$preload:libvulkan_lvp.so"
+meson test -C build-asan --no-rebuild --print-errorlogs --timeout-multiplier 4 \
+  --wrapper "env LD_PRELOAD=$preload" $suites
