@@ -320,8 +320,8 @@ GST_END_TEST
 // GPU fails on one of them. Every frame comes out exact, the element ends on
 // the cpu backend, decided by fallback, having warned once naming
 // `variable`.
-void check_gpu_failure(const std::string& path, Size size,
-                       const char* variable, const char* value, int frames) {
+void check_gpu_failure(const std::string& path, Size size, const char* variable,
+                       const char* value, int frames) {
   cache_prefers_gpu(path, {size});
   g_setenv(variable, value, TRUE);
   GstBus* bus = gst_bus_new();
