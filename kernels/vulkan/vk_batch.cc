@@ -81,8 +81,8 @@ Batch::~Batch() {
 
 VkResult Batch::wait_for_fence() {
   const VkFence fence = fence_.get();
-  const uint64_t ns = wait_ms_ > UINT64_MAX / 1'000'000 ? UINT64_MAX
-                                                         : wait_ms_ * 1'000'000;
+  const uint64_t ns =
+      wait_ms_ > UINT64_MAX / 1'000'000 ? UINT64_MAX : wait_ms_ * 1'000'000;
   const VkResult waited =
       vkWaitForFences(context_->device(), 1, &fence, VK_TRUE, ns);
   if (waited != VK_SUCCESS) {

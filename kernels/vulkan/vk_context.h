@@ -78,7 +78,7 @@ class Context {
   std::mutex queue_mutex_;  // the queue is externally synchronised
   VkQueue queue_ = VK_NULL_HANDLE;
   BufferRegistry registry_;
-  std::unique_ptr<PipelineStore> pipelines_;  // destroyed before device_
+  std::unique_ptr<PipelineStore> pipelines_;   // destroyed before device_
   std::unique_ptr<DeferredRelease> deferred_;  // likewise
 };
 

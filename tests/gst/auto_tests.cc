@@ -315,28 +315,37 @@ GST_START_TEST(test_auto_without_gpu_warns_once) {
 }
 GST_END_TEST
 
-// The GPU, chosen by auto, fails mid-stream: every frame still comes out,
-// exact, the element moves to the cpu backend and warns once.
-GST_START_TEST(test_auto_gpu_failure_mid_stream) {
-  const std::string path = private_cache();
-  if (!use_any_gpu()) return;
-  cache_prefers_gpu(path, {{64, 48}});
-
-  g_setenv("DAEDALUS_FAULT_GPU_AFTER", "2", TRUE);
+// Sets `variable` to `value`, then runs `frames` frames of I420 `size`
+// through an element whose auto picks the GPU from the cache (`path`); the
+// GPU fails on one of them. Every frame comes out exact, the element ends on
+// the cpu backend, decided by fallback, having warned once naming
+// `variable`.
+void check_gpu_failure(const std::string& path, Size size, const char* variable,
+                       const char* value, int frames) {
+  cache_prefers_gpu(path, {size});
+  g_setenv(variable, value, TRUE);
   GstBus* bus = gst_bus_new();
-  GstHarness* h = run_one_frame(params(), 64, 48, bus);  // frame 1: gpu
-  fail_unless_equals_std_string(decided_by(h->element), "cache");
+  GstHarness* h = new_harness(spec->factory, params().c_str());
+  gst_element_set_bus(h->element, bus);
+  GstVideoInfo info = video_info("I420", size.width, size.height);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   fail_unless_equals_std_string(active_backend(h->element), "gpu");
-  constexpr int kFrames = 4;
-  check_frames(h, video_info("I420", 64, 48), kFrames, 2);
-  fail_unless_equals_int(gst_harness_buffers_received(h), kFrames + 1);
+  fail_unless_equals_std_string(decided_by(h->element), "cache");
+  check_frames(h, info, frames, 2);
+  fail_unless_equals_int(gst_harness_buffers_received(h), frames);
   fail_unless_equals_std_string(active_backend(h->element), "cpu");
   fail_unless_equals_std_string(decided_by(h->element), "fallback");
-
-  fail_unless_equals_int(pop_warnings(bus, "DAEDALUS_FAULT_GPU_AFTER"), 1);
+  fail_unless_equals_int(pop_warnings(bus, variable), 1);
   gst_element_set_bus(h->element, nullptr);
   gst_object_unref(bus);
   gst_harness_teardown(h);
+}
+
+// The GPU, chosen by auto, fails mid-stream (the third frame).
+GST_START_TEST(test_auto_gpu_failure_mid_stream) {
+  const std::string path = private_cache();
+  if (!use_any_gpu()) return;
+  check_gpu_failure(path, {64, 48}, "DAEDALUS_FAULT_GPU_AFTER", "2", 5);
   remove_cache(path);
 }
 GST_END_TEST
@@ -401,26 +410,8 @@ GST_END_TEST
 GST_START_TEST(test_auto_gpu_timeout) {
   const std::string path = private_cache();
   if (!use_lavapipe()) return;
-  cache_prefers_gpu(path, {{3840, 2160}});
-
   ValidationWatch watch;
-  g_setenv("DAEDALUS_GPU_TIMEOUT_MS", "1", TRUE);
-  GstBus* bus = gst_bus_new();
-  GstHarness* h = new_harness(spec->factory, params().c_str());
-  gst_element_set_bus(h->element, bus);
-  GstVideoInfo info = video_info("I420", 3840, 2160);
-  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-  fail_unless_equals_std_string(active_backend(h->element), "gpu");
-  constexpr int kFrames = 2;
-  check_frames(h, info, kFrames, 0);
-  fail_unless_equals_int(gst_harness_buffers_received(h), kFrames);
-  fail_unless_equals_std_string(active_backend(h->element), "cpu");
-  fail_unless_equals_std_string(decided_by(h->element), "fallback");
-  fail_unless_equals_int(pop_warnings(bus, "DAEDALUS_GPU_TIMEOUT_MS"), 1);
-
-  gst_element_set_bus(h->element, nullptr);
-  gst_object_unref(bus);
-  gst_harness_teardown(h);
+  check_gpu_failure(path, {3840, 2160}, "DAEDALUS_GPU_TIMEOUT_MS", "1", 2);
   watch.check();
   remove_cache(path);
 }
