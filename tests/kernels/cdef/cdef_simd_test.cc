@@ -395,7 +395,7 @@ TEST_P(CdefSimd, NegativeStride) {
   }
 }
 
-// The example of CdefFrame.StripesKnownAnswer (cdef_test.cc), worked by hand
+// The example of CdefFrame.StripesKnownAnswer (cdef_frame_test.cc), worked by hand
 // there: rows 0-3 = 130, rows 4-7 = 126, pri 4 (adjusted to 1, along the
 // rows: no effect), sec 4, damping 6.
 TEST_P(CdefSimd, StripesKnownAnswer) {
