@@ -3,7 +3,8 @@
 
 The layers of docs/architecture.md, lowest first: common (frames, images,
 status, the thread pool), filters (each family; a family sees only itself),
-vulkan (the compute runner; it knows no filter), backends (everything
+vulkan (the compute runner; it knows no filter), tuning (settings chosen
+from the damage estimate: every family's parameters), backends (everything
 below, and the shaders' shared headers), gst (the elements: the library's
 public headers only). Nothing under kernels/ includes GStreamer or GLib.
 
@@ -18,9 +19,11 @@ PUBLIC = {
     "frame.h": "common", "status.h": "common", "image.h": "common",
     "metrics.h": "common", "machine.h": "common", "thread_pool.h": "common",
     "deblock.h": "filters/deblock", "cdef.h": "filters/cdef",
-    "mc.h": "filters/mc",
+    "mc.h": "filters/mc", "damage.h": "filters/damage",
+    "auto_strength.h": "tuning",
 }  # every other daedalus/*.h belongs to the backends
-RANK = {"common": 0, "filters": 1, "vulkan": 1, "backends": 2, "gst": 3}
+RANK = {"common": 0, "filters": 1, "vulkan": 1, "tuning": 2, "backends": 2,
+        "gst": 3}
 SOURCES = (".c", ".cc", ".h")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
@@ -49,7 +52,7 @@ def layer_of_include(name):
     first = name.split("/", 1)[0]
     if first in ("deblock", "cdef", "mc") and "/" in name:
         return "shaders"  # a family's header shared with its shader
-    if first in ("common", "vulkan", "backends"):
+    if first in ("common", "vulkan", "backends", "tuning"):
         return first
     if first == "filters":
         parts = name.split("/")
@@ -118,6 +121,8 @@ def self_test():
         ("kernels/filters/cdef/cdef.cc", '#include "daedalus/backend.h"'),
         ("kernels/filters/cdef/cdef.cc", '#include "filters/mc/mc_tap.h"'),
         ("kernels/filters/mc/mc.cc", '#include "daedalus/deblock.h"'),
+        ("kernels/filters/damage/damage.cc", '#include "daedalus/cdef.h"'),
+        ("kernels/filters/damage/damage.cc", '#include "daedalus/auto_strength.h"'),
         ("kernels/vulkan/vk_batch.cc", '#include "daedalus/cdef.h"'),
         ("kernels/vulkan/vk_batch.cc", '#include "backends/gpu/gpu_bands.h"'),
         ("kernels/common/image.cc", '#include "daedalus/mc.h"'),
@@ -133,6 +138,8 @@ def self_test():
         ("kernels/backends/gpu/cdef_vk.cc", '#include "vulkan/vk_batch.h"'),
         ("kernels/vulkan/vk_batch.cc", '#include "daedalus/status.h"'),
         ("gst/gstdaedalusfilter.cc", '#include "daedalus/backend_gpu.h"'),
+        ("kernels/tuning/auto_strength.cc", '#include "daedalus/damage.h"'),
+        ("kernels/tuning/auto_strength.cc", '#include "daedalus/deblock.h"'),
     ]
     failures = [f"missed: {p}: {t}" for p, t in bad if not problems(p, t)]
     failures += [f"wrongly refused: {p}: {t}" for p, t in good

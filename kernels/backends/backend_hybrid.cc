@@ -79,9 +79,10 @@ class Hybrid final : public HybridBackend {
 
   BackendKind kind() const override { return BackendKind::Hybrid; }
 
-  Status deblock(const Frame& frame, const DeblockParams& params) override {
+  Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    const Frame frame = deblock_grid_view(whole, params);
     begin_frame();
     // Pass 1 by rows; pass 2, which reads pass 1's output of every row, by
     // columns. Each pass is a phase: at its end the frame holds both sides'

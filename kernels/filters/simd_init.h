@@ -6,6 +6,7 @@
 #include <hwy/targets.h>
 
 #include "daedalus/cdef.h"
+#include "daedalus/damage.h"
 #include "daedalus/deblock.h"
 #include "daedalus/mc.h"
 
@@ -14,6 +15,7 @@ namespace daedalus {
 void deblock_dsp_init_simd(DeblockDsp* dsp);
 void cdef_dsp_init_simd(CdefDsp* dsp);
 void mc_dsp_init_simd(McDsp* dsp);
+void damage_dsp_init_simd(DamageDsp* dsp);
 
 // The entry of a HWY_EXPORT table for the currently allowed best target.
 template <class Fn>

@@ -108,9 +108,10 @@ class VulkanBackend final : public GpuBandBackend {
 
   BackendKind kind() const override { return BackendKind::Gpu; }
 
-  Status deblock(const Frame& frame, const DeblockParams& params) override {
+  Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    const Frame frame = deblock_grid_view(whole, params);
     const Clock::time_point t0 = Clock::now();
     // Only the groups deblocking changes are staged; U and V share their
     // parameters, so an interleaved pair is one group. Each is declared as

@@ -28,7 +28,7 @@ class GpuBandBackend : public GpuBackend {
   // CDEF of block rows [0, block_rows) (cdef_block_rows()).
   virtual Status start_cdef_band(const Frame& dst, const ConstFrame& src,
                                  const CdefParams& params, int block_rows) = 0;
-  // One deblock pass of `frame`: the vertical edges of rows [0, extent[p]),
+  // One deblock pass of `frame`, a grid view (deblock_grid_view): the vertical edges of rows [0, extent[p]),
   // or the horizontal edges of columns [0, extent[p]) on pass 1's output
   // (which the whole frame holds by then); a column band ends on a 4-byte
   // boundary (extent * step a multiple of 4) or at the plane's width.

@@ -55,7 +55,23 @@ bool deblock_params_valid(const DeblockParams& params) {
          in(params.beta_offset, -12, 12) &&
          in(params.chroma_qp_offset, -12, 12) && in(params.bs, 1, 4) &&
          (params.block_size == 4 || params.block_size == 8 ||
-          params.block_size == 16);
+          params.block_size == 16) &&
+         in(params.grid_x, 0, 15) && in(params.grid_y, 0, 15);
+}
+
+Frame deblock_grid_view(const Frame& frame, const DeblockParams& params) {
+  Frame view = frame;
+  for (int p = 0; p < frame.num_planes; p++) {
+    const int sx = p > 0 ? frame.chroma_shift_x : 0;
+    const int sy = p > 0 ? frame.chroma_shift_y : 0;
+    Plane& v = view.planes[p];
+    const int ox = std::min((params.grid_x >> sx) % params.block_size, v.width);
+    const int oy = std::min((params.grid_y >> sy) % params.block_size, v.height);
+    v.data += oy * v.stride + ox * v.step;
+    v.width -= ox;
+    v.height -= oy;
+  }
+  return view;
 }
 
 DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
@@ -121,8 +137,9 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool) {
   const int whole[3] = {0, 0, 0};
-  deblock_pass(dsp, frame, params, DeblockPass::VerticalEdges, whole, pool);
-  deblock_pass(dsp, frame, params, DeblockPass::HorizontalEdges, whole, pool);
+  const Frame view = deblock_grid_view(frame, params);
+  deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);
+  deblock_pass(dsp, view, params, DeblockPass::HorizontalEdges, whole, pool);
 }
 
 void deblock_dsp_init(DeblockDsp* dsp) {

@@ -10,8 +10,9 @@ namespace daedalus {
 class ThreadPool;
 
 // Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
-// -12..12; bs 1..4; block_size 4, 8 or 16. The defaults are the elements'
-// defaults, chosen by the picture-quality benchmark (docs/quality.md).
+// -12..12; bs 1..4; block_size 4, 8 or 16; grid_x, grid_y 0..15. The
+// defaults are the elements' defaults, chosen by the picture-quality
+// benchmark (docs/quality.md).
 struct DeblockParams {
   int qp = 30;
   int alpha_offset = 0;
@@ -19,6 +20,10 @@ struct DeblockParams {
   int chroma_qp_offset = 0;
   int bs = 1;
   int block_size = 8;
+  // The block grid's origin, in luma samples: each plane is filtered as if
+  // it began at its share of it (deblock_grid_view).
+  int grid_x = 0;
+  int grid_y = 0;
 };
 
 bool deblock_params_valid(const DeblockParams& params);
@@ -81,6 +86,12 @@ void deblock_dsp_init_ref(DeblockDsp* dsp);
 // has and this CPU supports.
 void deblock_dsp_init(DeblockDsp* dsp);
 
+// The part of `frame` each plane is filtered as (docs/spec.md, "Grid
+// offset"): plane p from column (grid_x >> shift_x) % block_size and row
+// (grid_y >> shift_y) % block_size on, shift 0 for luma; samples before
+// them are neither read nor written. Every backend filters this view.
+Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
+
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
 // bands, then pass 2 into column bands, on `pool` (the calling thread when
 // null); a band of interleaved chroma holds both channels. The result does
@@ -93,7 +104,7 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
 enum class DeblockPass { VerticalEdges, HorizontalEdges };
 
 // One pass of deblock_frame() over the rest of each plane from `first[p]`
-// on: rows for pass 1, columns for pass 2 (a backend that gives the leading
+// on, on a grid view (the caller applies the grid offset): rows for pass 1, columns for pass 2 (a backend that gives the leading
 // part of a frame to a GPU runs the rest here). The two channels of
 // interleaved chroma must have the same `first`.
 void deblock_pass(const DeblockDsp& dsp, const Frame& frame,

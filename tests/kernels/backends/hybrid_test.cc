@@ -223,6 +223,25 @@ TEST_F(Hybrid, DeblockEveryFormatSizeAndShare) {
   EXPECT_GE(changed, 500);
 }
 
+// Grid offsets: each plane's view starts mid-word and the bands split it.
+TEST_F(Hybrid, DeblockGridOffsets) {
+  std::mt19937 gen = test::rng(9);
+  int changed = 0;
+  for (PixelFormat format : kAllPixelFormats)
+    for (double share : kShares) {
+      Image in(format, 37, 29, int(gen() % 4));
+      test::fill_near(in, gen, 40 + int(gen() % 170), 4);
+      const DeblockParams p{.qp = 51,
+                            .bs = 1 + int(gen() % 4),
+                            .block_size = 4 << (gen() % 3),
+                            .grid_x = int(gen() % 16),
+                            .grid_y = int(gen() % 16)};
+      changed += expect_deblock(in, p, share);
+      if (HasFailure()) return;
+    }
+  EXPECT_GE(changed, 20);
+}
+
 // Block size 4, where edges chain along a row (a column): bs 4, whose every
 // edge depends on the one before, and bs 2, which reads the previous edge's
 // q1'. Content every edge filters, so the chains run across the band edges.

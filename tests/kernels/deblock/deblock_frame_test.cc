@@ -269,6 +269,46 @@ TEST(DeblockProperties, SplitRangesMatchOneCall) {
   }
 }
 
+// The grid's origin in each plane: luma's modulo the block size, chroma's
+// the luma origin shifted by the subsampling first (docs/spec.md, "Grid
+// offset"); a plane narrower than its origin keeps no sample.
+TEST(DeblockGrid, ViewKnownAnswers) {
+  Image image(PixelFormat::I420, 33, 20, 2);
+  const Frame f = image.frame();
+  struct Case {
+    int grid_x, grid_y, block, luma_x, luma_y, chroma_x, chroma_y;
+  };
+  const Case cases[] = {{13, 6, 8, 5, 6, 6, 3},  {13, 6, 16, 13, 6, 6, 3},
+                        {13, 6, 4, 1, 2, 2, 3},  {0, 15, 8, 0, 7, 0, 7},
+                        {15, 15, 16, 15, 15, 7, 7}};
+  for (const Case& c : cases) {
+    const DeblockParams params{.block_size = c.block, .grid_x = c.grid_x,
+                               .grid_y = c.grid_y};
+    const Frame v = deblock_grid_view(f, params);
+    SCOPED_TRACE(testing::Message() << "grid " << c.grid_x << "," << c.grid_y
+                                    << " block " << c.block);
+    EXPECT_EQ(v.planes[0].data, &f.planes[0].at(c.luma_x, c.luma_y));
+    EXPECT_EQ(v.planes[0].width, 33 - c.luma_x);
+    EXPECT_EQ(v.planes[0].height, 20 - c.luma_y);
+    for (int p : {1, 2}) {
+      EXPECT_EQ(v.planes[p].data, &f.planes[p].at(c.chroma_x, c.chroma_y));
+      EXPECT_EQ(v.planes[p].width, 17 - c.chroma_x);
+      EXPECT_EQ(v.planes[p].height, 10 - c.chroma_y);
+    }
+  }
+  Image tiny(PixelFormat::GRAY8, 3, 2, 0);
+  const Frame v = deblock_grid_view(tiny.frame(), {.block_size = 16, .grid_x = 9,
+                                                   .grid_y = 9});
+  EXPECT_EQ(v.planes[0].width, 0);
+  EXPECT_EQ(v.planes[0].height, 0);
+}
+
+TEST(DeblockGrid, OutOfRangeOriginIsRejected) {
+  EXPECT_TRUE(deblock_params_valid({.grid_x = 15, .grid_y = 0}));
+  EXPECT_FALSE(deblock_params_valid({.grid_x = 16}));
+  EXPECT_FALSE(deblock_params_valid({.grid_y = -1}));
+}
+
 TEST(DeblockFrame, EveryFormatMatchesOracleWithGuardsIntact) {
   const DeblockDsp dsp = ref_dsp();
   std::mt19937 gen = test::rng(7);
@@ -336,7 +376,9 @@ TEST(DeblockFrame, IsNoopAgreesWithRunning) {
   std::mt19937 gen = test::rng(8);
   int noops = 0, active = 0;
   for (int iter = 0; iter < 600; iter++) {
-    const DeblockParams params = random_params(gen);
+    DeblockParams params = random_params(gen);
+    // fill_steps puts its steps on the grid from (0, 0).
+    params.grid_x = params.grid_y = 0;
     const PixelFormat format =
         std::array{PixelFormat::GRAY8, PixelFormat::I420, PixelFormat::Y444,
                    PixelFormat::NV12}[iter % 4];

@@ -55,7 +55,8 @@ std::string describe(const DeblockPlaneParams& pp) {
 std::string describe(const DeblockParams& p) {
   std::ostringstream s;
   s << "qp " << p.qp << " offsets " << p.alpha_offset << "/" << p.beta_offset
-    << "/" << p.chroma_qp_offset << " bs " << p.bs << " block " << p.block_size;
+    << "/" << p.chroma_qp_offset << " bs " << p.bs << " block " << p.block_size
+    << " grid " << p.grid_x << "," << p.grid_y;
   return s.str();
 }
 
@@ -241,6 +242,10 @@ TEST_P(DeblockSimd, EveryFrameParameter) {
   }
   for (int v = 1; v <= 4; v++) add(&DeblockParams::bs, v);
   for (int v : kBlockSizes) add(&DeblockParams::block_size, v);
+  for (int v = 0; v <= 15; v++) {
+    add(&DeblockParams::grid_x, v);
+    add(&DeblockParams::grid_y, v);
+  }
 
   for (size_t i = 0; i < cases.size(); i++) {
     const DeblockParams& params = cases[i];

@@ -70,6 +70,8 @@ inline DeblockParams random_params(std::mt19937& gen, int qp_min = 0) {
   p.chroma_qp_offset = in(-12, 12);
   p.bs = in(1, 4);
   p.block_size = kBlockSizes[in(0, 2)];
+  p.grid_x = in(0, 1) ? in(0, 15) : 0;
+  p.grid_y = in(0, 1) ? in(0, 15) : 0;
   return p;
 }
 
@@ -152,22 +154,28 @@ inline void oracle_edge(const std::vector<int*>& s, int e,
   for (int i = 0; i < n; i++) *s[e - 1 - i] = NP[i], *s[e + i] = NQ[i];
 }
 
-inline void oracle_line(const std::vector<int*>& s, const DeblockPlaneParams& pp) {
+// The edges of one line whose grid starts at `origin`: at origin + B,
+// origin + 2B, ... while the filter's reach stays inside the line.
+inline void oracle_line(const std::vector<int*>& s, const DeblockPlaneParams& pp,
+                        int origin = 0) {
   const int reach = pp.chroma_filter ? 2 : 4;
-  for (int e = pp.block_size; e + reach <= int(s.size()); e += pp.block_size)
+  for (int e = origin + pp.block_size; e + reach <= int(s.size());
+       e += pp.block_size)
     oracle_edge(s, e, pp);
 }
 
-inline void oracle_plane(Grid& g, const DeblockPlaneParams& pp) {
-  for (int y = 0; y < g.h; y++) {
+// The plane from (ox, oy) on, as a plane of its own; the rest untouched.
+inline void oracle_plane(Grid& g, const DeblockPlaneParams& pp, int ox = 0,
+                         int oy = 0) {
+  for (int y = oy; y < g.h; y++) {
     std::vector<int*> row;
     for (int x = 0; x < g.w; x++) row.push_back(&g.at(x, y));
-    oracle_line(row, pp);
+    oracle_line(row, pp, ox);
   }
-  for (int x = 0; x < g.w; x++) {
+  for (int x = ox; x < g.w; x++) {
     std::vector<int*> column;
     for (int y = 0; y < g.h; y++) column.push_back(&g.at(x, y));
-    oracle_line(column, pp);
+    oracle_line(column, pp, oy);
   }
 }
 
@@ -190,7 +198,11 @@ inline std::vector<Grid> oracle_frame(Image& image, const DeblockParams& params)
   std::vector<Grid> grids;
   for (int p = 0; p < f.num_planes; p++) {
     Grid g = grid_of(f.planes[p]);
-    oracle_plane(g, deblock_plane_params(params, p > 0, p > 0 && subsampled));
+    // The grid's origin in this plane's samples (docs/spec.md, "Grid offset").
+    const int ox = (params.grid_x >> (p > 0 ? f.chroma_shift_x : 0)) % params.block_size;
+    const int oy = (params.grid_y >> (p > 0 ? f.chroma_shift_y : 0)) % params.block_size;
+    oracle_plane(g, deblock_plane_params(params, p > 0, p > 0 && subsampled), ox,
+                 oy);
     grids.push_back(std::move(g));
   }
   return grids;

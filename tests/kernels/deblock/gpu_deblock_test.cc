@@ -28,7 +28,8 @@ std::string describe(const Image& image, const DeblockParams& p) {
          " qp " + std::to_string(p.qp) + " offsets " +
          std::to_string(p.alpha_offset) + "/" + std::to_string(p.beta_offset) +
          "/" + std::to_string(p.chroma_qp_offset) + " bs " +
-         std::to_string(p.bs) + " block " + std::to_string(p.block_size);
+         std::to_string(p.bs) + " block " + std::to_string(p.block_size) +
+         " grid " + std::to_string(p.grid_x) + "," + std::to_string(p.grid_y);
 }
 
 Image reference(const Image& in, const DeblockParams& p) {
@@ -390,6 +391,37 @@ TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
       EXPECT_EQ(st.zero_copy_groups, c.in_place_outputs);
       EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
     }
+}
+
+// Grid offsets move every plane's view by an amount that is rarely a whole
+// word: staged, and in a GPU buffer.
+TEST_F(GpuDeblock, GridOffsetsStagedAndInPlace) {
+  std::mt19937 gen = test::rng(12);
+  int changed = 0;
+  for (PixelFormat format : kAllPixelFormats)
+    for (int block : kBlockSizes)
+      for (int i = 0; i < 3; i++) {
+        const DeblockParams p{.qp = 45,
+                              .bs = 1 + int(gen() % 4),
+                              .block_size = block,
+                              .grid_x = int(gen() % 16),
+                              .grid_y = int(gen() % 16)};
+        Image image(format, 20 + int(gen() % 30), 9 + int(gen() % 30),
+                    int(gen() % 3));
+        test::fill_blocky(image, gen, block, 128, 15);
+        changed += expect_exact(image, p);
+        if (HasFailure()) return;
+
+        const Image want = reference(image, p);
+        test::GpuImage g = test::copy_to_gpu(*gpu, image);
+        ASSERT_TRUE(g.buffer);
+        const Status s = gpu->deblock(g.frame, p);
+        ASSERT_TRUE(s) << s.message();
+        Image got = image;
+        test::copy_from_gpu(g, got);
+        ASSERT_EQ(test::first_difference(want, got), "") << describe(image, p);
+      }
+  EXPECT_GE(changed, 50);
 }
 
 // ------------------------------------------------- skipped planes, errors
