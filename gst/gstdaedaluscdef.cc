@@ -21,6 +21,11 @@
  * too much from the centre sample are ignored, so real edges stay sharp.
  * Blocks not lying fully inside the frame are copied.
  *
+ * By default (#GstDaedalusCdef:auto-strength) the element sets its
+ * strengths from the damage it measures in the stream, or from the
+ * estimate a daedalusdeblock upstream made before deblocking: clean video
+ * passes through. Setting a strength by hand turns that off.
+ *
  * While all four strengths are 0 the element runs in passthrough. The
  * strength properties are controllable and follow each buffer's stream time.
  *
@@ -37,6 +42,7 @@
 
 #include "gstdaedaluselements.h"
 
+#include "daedalus/auto_strength.h"
 #include "daedalus/cdef.h"
 #include "daedalus/frame_jobs.h"
 
@@ -51,6 +57,7 @@ enum
   PROP_UV_PRI_STRENGTH,
   PROP_UV_SEC_STRENGTH,
   PROP_DAMPING,
+  PROP_AUTO_STRENGTH,
 };
 
 /* The library's defaults, so that the element and docs/spec.md agree. */
@@ -69,7 +76,11 @@ struct _GstDaedalusCdef
 {
   GstDaedalusFilter parent;
 
-  daedalus::CdefParams params;  /* object lock */
+  /* Object lock. The settings in use are `applied` while auto_strength,
+   * else `params` (the properties as set). */
+  daedalus::CdefParams params;
+  daedalus::CdefParams applied;
+  gboolean auto_strength;
 };
 
 G_DEFINE_TYPE (GstDaedalusCdef, gst_daedalus_cdef, GST_TYPE_DAEDALUS_FILTER);
@@ -86,6 +97,9 @@ static daedalus::FrameJob gst_daedalus_cdef_make_job (GstDaedalusFilter *
     filter);
 static GstFlowReturn gst_daedalus_cdef_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static gboolean gst_daedalus_cdef_auto_strength (GstDaedalusFilter * filter);
+static void gst_daedalus_cdef_apply_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate * estimate);
 
 static void
 gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
@@ -127,6 +141,20 @@ gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
           "(luma; chroma uses damping - 1); higher smooths stronger edges too",
           3, 6, DEFAULT_PROP_DAMPING, CONTROLLABLE_PARAM_FLAGS));
 
+  /**
+   * GstDaedalusCdef:auto-strength:
+   *
+   * Sets the strengths and the damping from the damage measured in the
+   * stream (docs/spec.md, "Damage estimate and auto strength"), or taken
+   * from a daedalusdeblock upstream that measured it before deblocking:
+   * clean video passes through. Setting any strength or the damping turns
+   * it off; while on, they read back the values the last frame used
+   * (before the first frame: the strongest automatic setting). Each change
+   * of the estimate is posted as an element message "daedalus-damage".
+   */
+  gst_daedalus_filter_install_auto_strength (gobject_class,
+      PROP_AUTO_STRENGTH);
+
   gst_element_class_set_static_metadata (element_class,
       "Daedalus AV1 CDEF de-ringing filter", "Filter/Effect/Video",
       "Removes ringing around edges with the AV1 constrained directional "
@@ -138,12 +166,19 @@ gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
   filter_class->is_noop = GST_DEBUG_FUNCPTR (gst_daedalus_cdef_is_noop);
   filter_class->make_job = GST_DEBUG_FUNCPTR (gst_daedalus_cdef_make_job);
   filter_class->debug_category = gst_daedalus_cdef_debug;
+  filter_class->auto_strength =
+      GST_DEBUG_FUNCPTR (gst_daedalus_cdef_auto_strength);
+  filter_class->apply_estimate =
+      GST_DEBUG_FUNCPTR (gst_daedalus_cdef_apply_estimate);
+  filter_class->takes_upstream_estimate = TRUE;
 }
 
 static void
 gst_daedalus_cdef_init (GstDaedalusCdef * self)
 {
   self->params = kDefaults;
+  self->auto_strength = TRUE;
+  gst_daedalus_cdef_apply_estimate (GST_DAEDALUS_FILTER (self), nullptr);
 }
 
 static void
@@ -152,27 +187,33 @@ gst_daedalus_cdef_set_property (GObject * object, guint prop_id,
 {
   GstDaedalusCdef *self = GST_DAEDALUS_CDEF (object);
   GstDaedalusObjectLock lock (self);
+  daedalus::CdefParams & p = self->params;
 
   switch (prop_id) {
+    case PROP_AUTO_STRENGTH:
+      self->auto_strength = g_value_get_boolean (value);
+      return;
     case PROP_PRI_STRENGTH:
-      self->params.pri_strength = g_value_get_int (value);
+      p.pri_strength = g_value_get_int (value);
       break;
     case PROP_SEC_STRENGTH:
-      self->params.sec_strength = g_value_get_int (value);
+      p.sec_strength = g_value_get_int (value);
       break;
     case PROP_UV_PRI_STRENGTH:
-      self->params.uv_pri_strength = g_value_get_int (value);
+      p.uv_pri_strength = g_value_get_int (value);
       break;
     case PROP_UV_SEC_STRENGTH:
-      self->params.uv_sec_strength = g_value_get_int (value);
+      p.uv_sec_strength = g_value_get_int (value);
       break;
     case PROP_DAMPING:
-      self->params.damping = g_value_get_int (value);
+      p.damping = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+      return;
   }
+  /* A hand-set strength: the user's settings from now on. */
+  self->auto_strength = FALSE;
 }
 
 static void
@@ -181,22 +222,27 @@ gst_daedalus_cdef_get_property (GObject * object, guint prop_id,
 {
   GstDaedalusCdef *self = GST_DAEDALUS_CDEF (object);
   GstDaedalusObjectLock lock (self);
+  const daedalus::CdefParams & p =
+      self->auto_strength ? self->applied : self->params;
 
   switch (prop_id) {
+    case PROP_AUTO_STRENGTH:
+      g_value_set_boolean (value, self->auto_strength);
+      break;
     case PROP_PRI_STRENGTH:
-      g_value_set_int (value, self->params.pri_strength);
+      g_value_set_int (value, p.pri_strength);
       break;
     case PROP_SEC_STRENGTH:
-      g_value_set_int (value, self->params.sec_strength);
+      g_value_set_int (value, p.sec_strength);
       break;
     case PROP_UV_PRI_STRENGTH:
-      g_value_set_int (value, self->params.uv_pri_strength);
+      g_value_set_int (value, p.uv_pri_strength);
       break;
     case PROP_UV_SEC_STRENGTH:
-      g_value_set_int (value, self->params.uv_sec_strength);
+      g_value_set_int (value, p.uv_sec_strength);
       break;
     case PROP_DAMPING:
-      g_value_set_int (value, self->params.damping);
+      g_value_set_int (value, p.damping);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -208,7 +254,26 @@ static daedalus::CdefParams
 get_params (GstDaedalusCdef * self)
 {
   GstDaedalusObjectLock lock (self);
-  return self->params;
+  return self->auto_strength ? self->applied : self->params;
+}
+
+static gboolean
+gst_daedalus_cdef_auto_strength (GstDaedalusFilter * filter)
+{
+  GstDaedalusObjectLock lock (filter);
+  return GST_DAEDALUS_CDEF (filter)->auto_strength;
+}
+
+static void
+gst_daedalus_cdef_apply_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate * estimate)
+{
+  daedalus::DamageEstimate strongest;
+  strongest.level = daedalus::kDamageLevels - 1;
+  const daedalus::CdefParams p =
+      daedalus::auto_cdef_params (estimate ? *estimate : strongest);
+  GstDaedalusObjectLock lock (filter);
+  GST_DAEDALUS_CDEF (filter)->applied = p;
 }
 
 static gboolean

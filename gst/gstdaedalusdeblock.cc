@@ -21,6 +21,13 @@
  * horizontal ones. Luma and the chroma of 4:4:4 formats use the luma filter,
  * subsampled chroma the two-sample chroma filter.
  *
+ * By default (#GstDaedalusDeblock:auto-strength) the element measures the
+ * blocking in the stream and sets every other filter property itself:
+ * clean video passes through, blocky video is filtered on the grid it
+ * finds; the properties read back what the last frame used, and a
+ * daedaluscdef further down takes the same estimate. Setting a filter
+ * property by hand turns that off.
+ *
  * The filter works in place. While the settings cannot change any sample
  * (alpha or beta is 0 in every plane, e.g. qp below 16 with no offsets) the
  * element runs in passthrough. The strength properties are controllable and
@@ -39,6 +46,7 @@
 
 #include "gstdaedaluselements.h"
 
+#include "daedalus/auto_strength.h"
 #include "daedalus/deblock.h"
 #include "daedalus/frame_jobs.h"
 
@@ -54,6 +62,9 @@ enum
   PROP_CHROMA_QP_OFFSET,
   PROP_BS,
   PROP_BLOCK_SIZE,
+  PROP_GRID_X,
+  PROP_GRID_Y,
+  PROP_AUTO_STRENGTH,
 };
 
 typedef enum {
@@ -71,6 +82,9 @@ static constexpr daedalus::DeblockParams kDefaults {};
 #define DEFAULT_PROP_BS kDefaults.bs
 #define DEFAULT_PROP_BLOCK_SIZE GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8
 static_assert (DEFAULT_PROP_BLOCK_SIZE == kDefaults.block_size);
+#define DEFAULT_PROP_GRID_X kDefaults.grid_x
+#define DEFAULT_PROP_GRID_Y kDefaults.grid_y
+
 
 #define CONTROLLABLE_PARAM_FLAGS \
     ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
@@ -80,7 +94,11 @@ struct _GstDaedalusDeblock
 {
   GstDaedalusFilter parent;
 
-  daedalus::DeblockParams params;       /* object lock */
+  /* Object lock. The settings in use are `applied` while auto_strength,
+   * else `params` (the properties as set). */
+  daedalus::DeblockParams params;
+  daedalus::DeblockParams applied;
+  gboolean auto_strength;
 };
 
 #define GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE \
@@ -118,6 +136,10 @@ static daedalus::FrameJob gst_daedalus_deblock_make_job (GstDaedalusFilter *
     filter);
 static GstFlowReturn gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *
     vfilter, GstVideoFrame * frame);
+static gboolean gst_daedalus_deblock_auto_strength (GstDaedalusFilter *
+    filter);
+static void gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate * estimate);
 
 static void
 gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
@@ -165,6 +187,31 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
           GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE, DEFAULT_PROP_BLOCK_SIZE,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
+  g_object_class_install_property (gobject_class, PROP_GRID_X,
+      g_param_spec_int ("grid-x", "Grid origin x",
+          "Column of the block grid's origin, in luma samples: where a crop "
+          "moved the coded blocks (each plane starts filtering at its share "
+          "of it, modulo the block size)",
+          0, 15, DEFAULT_PROP_GRID_X, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_GRID_Y,
+      g_param_spec_int ("grid-y", "Grid origin y",
+          "Row of the block grid's origin, in luma samples",
+          0, 15, DEFAULT_PROP_GRID_Y, CONTROLLABLE_PARAM_FLAGS));
+
+  /**
+   * GstDaedalusDeblock:auto-strength:
+   *
+   * Sets every other property of the filter from the damage the element
+   * measures in the stream (docs/spec.md, "Damage estimate and auto
+   * strength"): clean input passes through, blocky input is deblocked on
+   * the grid found, at a qp that follows the blocking. Setting any of the
+   * filter's other properties turns it off; while on, they read back the
+   * values the last frame used (before the first frame: the strongest
+   * automatic setting). Each change of the estimate is posted as an
+   * element message "daedalus-damage".
+   */
+  gst_daedalus_filter_install_auto_strength (gobject_class,
+      PROP_AUTO_STRENGTH);
 
   gst_element_class_set_static_metadata (element_class,
       "Daedalus H.264 deblocking filter", "Filter/Effect/Video",
@@ -177,6 +224,11 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   filter_class->is_noop = GST_DEBUG_FUNCPTR (gst_daedalus_deblock_is_noop);
   filter_class->make_job = GST_DEBUG_FUNCPTR (gst_daedalus_deblock_make_job);
   filter_class->debug_category = gst_daedalus_deblock_debug;
+  filter_class->auto_strength =
+      GST_DEBUG_FUNCPTR (gst_daedalus_deblock_auto_strength);
+  filter_class->apply_estimate =
+      GST_DEBUG_FUNCPTR (gst_daedalus_deblock_apply_estimate);
+  filter_class->shares_estimate = TRUE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
       (GstPluginAPIFlags) 0);
@@ -186,6 +238,8 @@ static void
 gst_daedalus_deblock_init (GstDaedalusDeblock * self)
 {
   self->params = kDefaults;
+  self->auto_strength = TRUE;
+  gst_daedalus_deblock_apply_estimate (GST_DAEDALUS_FILTER (self), nullptr);
 }
 
 static void
@@ -194,30 +248,42 @@ gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
 {
   GstDaedalusDeblock *self = GST_DAEDALUS_DEBLOCK (object);
   GstDaedalusObjectLock lock (self);
+  daedalus::DeblockParams & p = self->params;
 
   switch (prop_id) {
+    case PROP_AUTO_STRENGTH:
+      self->auto_strength = g_value_get_boolean (value);
+      return;
     case PROP_QP:
-      self->params.qp = g_value_get_int (value);
+      p.qp = g_value_get_int (value);
       break;
     case PROP_ALPHA_OFFSET:
-      self->params.alpha_offset = g_value_get_int (value);
+      p.alpha_offset = g_value_get_int (value);
       break;
     case PROP_BETA_OFFSET:
-      self->params.beta_offset = g_value_get_int (value);
+      p.beta_offset = g_value_get_int (value);
       break;
     case PROP_CHROMA_QP_OFFSET:
-      self->params.chroma_qp_offset = g_value_get_int (value);
+      p.chroma_qp_offset = g_value_get_int (value);
       break;
     case PROP_BS:
-      self->params.bs = g_value_get_int (value);
+      p.bs = g_value_get_int (value);
       break;
     case PROP_BLOCK_SIZE:
-      self->params.block_size = g_value_get_enum (value);
+      p.block_size = g_value_get_enum (value);
+      break;
+    case PROP_GRID_X:
+      p.grid_x = g_value_get_int (value);
+      break;
+    case PROP_GRID_Y:
+      p.grid_y = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+      return;
   }
+  /* A hand-set strength: the user's settings from now on. */
+  self->auto_strength = FALSE;
 }
 
 static void
@@ -226,25 +292,36 @@ gst_daedalus_deblock_get_property (GObject * object, guint prop_id,
 {
   GstDaedalusDeblock *self = GST_DAEDALUS_DEBLOCK (object);
   GstDaedalusObjectLock lock (self);
+  const daedalus::DeblockParams & p =
+      self->auto_strength ? self->applied : self->params;
 
   switch (prop_id) {
+    case PROP_AUTO_STRENGTH:
+      g_value_set_boolean (value, self->auto_strength);
+      break;
     case PROP_QP:
-      g_value_set_int (value, self->params.qp);
+      g_value_set_int (value, p.qp);
       break;
     case PROP_ALPHA_OFFSET:
-      g_value_set_int (value, self->params.alpha_offset);
+      g_value_set_int (value, p.alpha_offset);
       break;
     case PROP_BETA_OFFSET:
-      g_value_set_int (value, self->params.beta_offset);
+      g_value_set_int (value, p.beta_offset);
       break;
     case PROP_CHROMA_QP_OFFSET:
-      g_value_set_int (value, self->params.chroma_qp_offset);
+      g_value_set_int (value, p.chroma_qp_offset);
       break;
     case PROP_BS:
-      g_value_set_int (value, self->params.bs);
+      g_value_set_int (value, p.bs);
       break;
     case PROP_BLOCK_SIZE:
-      g_value_set_enum (value, self->params.block_size);
+      g_value_set_enum (value, p.block_size);
+      break;
+    case PROP_GRID_X:
+      g_value_set_int (value, p.grid_x);
+      break;
+    case PROP_GRID_Y:
+      g_value_set_int (value, p.grid_y);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -256,7 +333,26 @@ static daedalus::DeblockParams
 get_params (GstDaedalusDeblock * self)
 {
   GstDaedalusObjectLock lock (self);
-  return self->params;
+  return self->auto_strength ? self->applied : self->params;
+}
+
+static gboolean
+gst_daedalus_deblock_auto_strength (GstDaedalusFilter * filter)
+{
+  GstDaedalusObjectLock lock (filter);
+  return GST_DAEDALUS_DEBLOCK (filter)->auto_strength;
+}
+
+static void
+gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate * estimate)
+{
+  daedalus::DamageEstimate strongest;
+  strongest.level = daedalus::kDamageLevels - 1;
+  const daedalus::DeblockParams p =
+      daedalus::auto_deblock_params (estimate ? *estimate : strongest);
+  GstDaedalusObjectLock lock (filter);
+  GST_DAEDALUS_DEBLOCK (filter)->applied = p;
 }
 
 static gboolean

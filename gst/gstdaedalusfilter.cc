@@ -53,6 +53,8 @@
 #include "daedalus/backend_gpu.h"
 #include "daedalus/thread_pool.h"
 #include "gstdaedalusbackendchoice.h"
+#include "gstdaedalusdamagemeta.h"
+#include "gstdaedalusdamagetracker.h"
 #include "gstdaedalusvkallocator.h"
 #include "gstdaedalusvkbufferpool.h"
 
@@ -142,6 +144,8 @@ namespace
     /* A setting whose failure has been posted already: every later caps
      * event fails the same way, and one error message says it. */
     std::optional<GstDaedalusBackend> refused;
+    /* Auto strength: the stream's damage estimate. */
+    GstDaedalusDamageTracker damage;
 
     void drop_backend ()
     {
@@ -177,6 +181,10 @@ static void gst_daedalus_filter_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static gboolean gst_daedalus_filter_start (GstBaseTransform * trans);
 static gboolean gst_daedalus_filter_stop (GstBaseTransform * trans);
+static gboolean gst_daedalus_filter_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
+static GstFlowReturn gst_daedalus_filter_prepare_output_buffer
+    (GstBaseTransform * trans, GstBuffer * input, GstBuffer ** output);
 static gboolean gst_daedalus_filter_propose_allocation (GstBaseTransform *
     trans, GstQuery * decide_query, GstQuery * query);
 static gboolean gst_daedalus_filter_decide_allocation (GstBaseTransform *
@@ -302,6 +310,9 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_daedalus_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_daedalus_filter_stop);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_daedalus_filter_sink_event);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_daedalus_filter_prepare_output_buffer);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_daedalus_filter_propose_allocation);
   trans_class->decide_allocation =
@@ -406,12 +417,35 @@ set_active (GstDaedalusFilter * self,
   get_state (self).decided_by = active ? by : GST_DAEDALUS_DECIDED_BY_NONE;
 }
 
+/* Starts the damage estimate over: the settings are the strongest auto
+ * ones until the next frame is measured. */
+static void
+reset_estimate (GstDaedalusFilter * self)
+{
+  GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
+  get_state (self).damage.reset ();
+  if (klass->apply_estimate)
+    klass->apply_estimate (self, nullptr);
+}
+
 static gboolean
 gst_daedalus_filter_start (GstBaseTransform * trans)
 {
-  GstDaedalusObjectLock lock (trans);
-  get_state (GST_DAEDALUS_FILTER (trans)).zero_copy_frames = 0;
+  {
+    GstDaedalusObjectLock lock (trans);
+    get_state (GST_DAEDALUS_FILTER (trans)).zero_copy_frames = 0;
+  }
+  reset_estimate (GST_DAEDALUS_FILTER (trans));
   return TRUE;
+}
+
+static gboolean
+gst_daedalus_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    reset_estimate (GST_DAEDALUS_FILTER (trans));
+  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
+      sink_event (trans, event);
 }
 
 static gboolean
@@ -524,6 +558,7 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
 
+  reset_estimate (self);
   if (!ensure_backend (self, in_info))
     return FALSE;
 
@@ -576,7 +611,37 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
       gst_object_sync_values (GST_OBJECT (self), stream_time);
   }
 
+  GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
+  if (klass->auto_strength && klass->auto_strength (self)) {
+    const std::optional<daedalus::DamageEstimate> estimate =
+        get_state (self).damage.update (GST_ELEMENT (self),
+        klass->debug_category, buffer, &GST_VIDEO_FILTER (self)->in_info,
+        klass->takes_upstream_estimate);
+    if (estimate)
+      klass->apply_estimate (self, &*estimate);
+  }
   update_passthrough (self, &GST_VIDEO_FILTER (self)->in_info, FALSE);
+}
+
+/* In place, the output buffer is the input made writable: a deblock that
+ * filters it leaves its estimate there (a DaedalusDamageMeta) for a
+ * daedaluscdef downstream. */
+static GstFlowReturn
+gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer ** output)
+{
+  GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
+  GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
+  const GstFlowReturn ret =
+      GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
+      prepare_output_buffer (trans, input, output);
+  const std::optional<daedalus::DamageEstimate> &estimate =
+      get_state (self).damage.last ();
+  if (ret == GST_FLOW_OK && klass->shares_estimate && estimate
+      && !gst_base_transform_is_passthrough (trans)
+      && gst_buffer_is_writable (*output) && klass->auto_strength (self))
+    gst_daedalus_damage_meta_add (*output, *estimate);
+  return ret;
 }
 
 /* Replaces a failed gpu or hybrid backend by the cpu one, and remembers
@@ -679,6 +744,19 @@ gst_daedalus_filter_run (GstDaedalusFilter * filter,
           std::string (daedalus::backend_name (state.backend->kind ())).
           c_str ()));
   return GST_FLOW_ERROR;
+}
+
+void
+gst_daedalus_filter_install_auto_strength (GObjectClass * klass, guint prop_id)
+{
+  g_object_class_install_property (klass, prop_id,
+      g_param_spec_boolean ("auto-strength", "Auto strength",
+          "Choose the filter's settings from the damage measured in the "
+          "stream (clean video passes through); setting any other filter "
+          "property turns this off, and while on they read back the values "
+          "the last frame used", TRUE,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
 }
 
 daedalus::Frame

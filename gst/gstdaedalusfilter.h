@@ -19,6 +19,7 @@
 
 #include "daedalus/backend.h"
 #include "daedalus/backend_choice.h"
+#include "daedalus/damage.h"
 #include "daedalus/frame.h"
 
 G_BEGIN_DECLS
@@ -57,7 +58,20 @@ G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter,
  *     streaming thread; takes the object lock itself.
  * @make_job: the frame call with the current settings (backend=auto times
  *     it on each backend). Takes the object lock itself.
- * @debug_category: the element's own, where the backend choice is logged.
+ * @debug_category: the element's own, where the backend choice and the
+ *     damage estimate are logged.
+ * @auto_strength: elements whose settings may follow the damage estimate
+ *     (deblock, CDEF): whether they do now. NULL for the others. Takes the
+ *     object lock itself.
+ * @apply_estimate: sets the settings for @estimate (before each frame,
+ *     while @auto_strength), or, when NULL (no frame since the last reset),
+ *     the strongest ones, which the backend choice times. Takes the object
+ *     lock itself.
+ * @takes_upstream_estimate: uses the estimate an upstream daedalusdeblock
+ *     left on a buffer instead of measuring it (CDEF, whose input that
+ *     deblock has filtered).
+ * @shares_estimate: leaves its estimate on the buffers it filters, while
+ *     auto, for the element above (deblock).
  */
 struct _GstDaedalusFilterClass
 {
@@ -66,6 +80,11 @@ struct _GstDaedalusFilterClass
   gboolean (*is_noop) (GstDaedalusFilter * filter, const GstVideoInfo * info);
   daedalus::FrameJob (*make_job) (GstDaedalusFilter * filter);
   GstDebugCategory *debug_category;
+  gboolean (*auto_strength) (GstDaedalusFilter * filter);
+  void (*apply_estimate) (GstDaedalusFilter * filter,
+      const daedalus::DamageEstimate * estimate);
+  gboolean takes_upstream_estimate;
+  gboolean shares_estimate;
 };
 
 G_END_DECLS
@@ -78,6 +97,11 @@ G_END_DECLS
  * backend's message and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter * filter,
     const daedalus::Frame & dst, const daedalus::ConstFrame & src);
+
+/* Installs the boolean property "auto-strength" (default TRUE) as
+ * @prop_id of an element with a damage estimate. */
+void gst_daedalus_filter_install_auto_strength (GObjectClass * klass,
+    guint prop_id);
 
 /* A view of a mapped frame's samples: components 0..2 (Y, U, V whatever the
  * plane order), with the frame's strides, offsets and pixel strides, so

@@ -18,12 +18,15 @@
  * (scalar reference, CPU SIMD, GPU) that give bit-identical output.
  */
 
+#include "gstdaedalusdamagemeta.h"
 #include "gstdaedaluselements.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
+
+  gst_daedalus_damage_meta_register ();
 
   ret |= GST_ELEMENT_REGISTER (daedalusdeblock, plugin);
   ret |= GST_ELEMENT_REGISTER (daedaluscdef, plugin);

@@ -104,9 +104,12 @@ void FrameStager::place(Slot& slot) {
     const int64_t extent = int64_t(g.height - 1) * first.stride + tail;
     const Buffer* b = context_->registry().find(base, size_t(extent));
     const int64_t offset = b ? distance(b->data(), base) : 0;
-    const bool ok = b && (!slot.write ||
-                          (offset % 4 == 0 && first.stride % 4 == 0 &&
-                           !overlaps_output(slot, b, offset, offset + extent)));
+    // Shaders read whole words: an input's last word must lie in the
+    // buffer too (a plane that starts mid-word may end one byte short).
+    const bool ok = b && round_up(offset + extent, 4) <= int64_t(b->size()) &&
+                    (!slot.write ||
+                     (offset % 4 == 0 && first.stride % 4 == 0 &&
+                      !overlaps_output(slot, b, offset, offset + extent)));
     if (ok) {
       slot.zero_copy = b;
       g.buffer = b->get();

@@ -29,7 +29,9 @@ const ElementSpec kSpec = {
                 {"alpha-offset", -12, 12, 0, true},
                 {"beta-offset", -12, 12, 0, true},
                 {"chroma-qp-offset", -12, 12, 0, true},
-                {"bs", 1, 4, 1, true}},
+                {"bs", 1, 4, 1, true},
+                {"grid-x", 0, 15, 0, true},
+                {"grid-y", 0, 15, 0, true}},
     .enums = {{"block-size", {"4", "8", "16"}, "8", {0, 5, 12, 32}}},
     .controlled = {"qp", "alpha-offset=2 bs=4", {0, 30, 45},
                    [](double qp) {

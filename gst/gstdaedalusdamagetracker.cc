@@ -1,0 +1,65 @@
+/* daedalus
+ * Copyright (C) 2026 The daedalus authors
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "gstdaedalusdamagetracker.h"
+
+#include "gstdaedalusdamagemeta.h"
+#include "gstdaedalusfilter.h"
+
+void
+GstDaedalusDamageTracker::reset ()
+{
+  estimator_.reset ();
+  measuring_ = false;
+  last_.reset ();
+  posted_.reset ();
+}
+
+std::optional<daedalus::DamageEstimate>
+GstDaedalusDamageTracker::update (GstElement * element,
+    GstDebugCategory * category, GstBuffer * buffer, const GstVideoInfo * info,
+    bool take_upstream)
+{
+  if (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_DISCONT))
+    reset ();
+  daedalus::DamageEstimate upstream;
+  if (take_upstream && gst_daedalus_damage_meta_get (buffer, &upstream)) {
+    measuring_ = false;
+    last_ = upstream;
+    post_if_changed (element, category, true);
+    return last_;
+  }
+  if (!measuring_)
+    estimator_.reset ();
+  GstVideoFrame frame;
+  if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_READ))
+    return std::nullopt;
+  estimator_.add_frame (gst_daedalus_frame_view (&frame));
+  gst_video_frame_unmap (&frame);
+  measuring_ = true;
+  last_ = estimator_.estimate ();
+  post_if_changed (element, category, false);
+  return last_;
+}
+
+void
+GstDaedalusDamageTracker::post_if_changed (GstElement * element,
+    GstDebugCategory * category, bool from_upstream)
+{
+  const daedalus::DamageEstimate & e = *last_;
+  if (posted_ && posted_->level == e.level && posted_->grid_x == e.grid_x
+      && posted_->grid_y == e.grid_y && posted_->luma.spacing == e.luma.spacing)
+    return;
+  posted_ = e;
+  GST_CAT_INFO_OBJECT (category, element, "damage level %d (blk %d/256, grid %d at %d,%d)%s",
+      e.level, e.luma.blk, e.luma.spacing, e.grid_x, e.grid_y,
+      from_upstream ? ", from upstream" : "");
+  GstStructure *s = gst_daedalus_damage_structure ("daedalus-damage", e);
+  gst_structure_set (s, "from-upstream", G_TYPE_BOOLEAN, from_upstream,
+      nullptr);
+  gst_element_post_message (element,
+      gst_message_new_element (GST_OBJECT (element), s));
+}

@@ -1,0 +1,343 @@
+// Auto strength in the elements (docs/spec.md, "Damage estimate and auto
+// strength"): on by default, clean input passed through, output equal to the
+// kernel library's estimate and settings frame by frame, a hand-set strength
+// honoured, the estimate observable (properties, element messages), resets
+// on flush and new caps, and a deblock ! cdef chain sharing one estimate.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "daedalus/auto_strength.h"
+#include "daedalus/backend.h"
+#include "element_tests.h"
+#include "test_util.h"
+// After the C++ headers: libcheck's macros (fail, ...) would break them.
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+namespace daedalus::gsttest {
+namespace {
+
+// Smooth content (slow sines) with, when `step` > 0, a checkerboard of
+// 8x8 blocks whose lines lie at (ox, oy): the block steps of compressed
+// video at a strength of `step`.
+GstBuffer* blocky_buffer(const GstVideoInfo& info, int step, int ox = 0,
+                         int oy = 0) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
+  const Frame f = frame_view(frame);
+  for (int p = 0; p < f.num_planes; p++)
+    for (int y = 0; y < f.planes[p].height; y++)
+      for (int x = 0; x < f.planes[p].width; x++) {
+        const int cx = p ? ox >> 1 : ox, cy = p ? oy >> 1 : oy;
+        const int bx = (x - cx + 64) / 8, by = (y - cy + 64) / 8;
+        f.planes[p].at(x, y) = uint8_t(
+            110 + int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0)) +
+            ((bx + by) % 2 ? step : 0));
+      }
+  gst_video_frame_unmap(&frame);
+  return buffer;
+}
+
+// What the kernel library estimates for the frames it is shown.
+struct LibraryEstimate {
+  DamageEstimator estimator;
+  DamageEstimate add(GstBuffer* buffer, const GstVideoInfo& info) {
+    GstVideoFrame frame;
+    fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ));
+    estimator.add_frame(frame_view(frame));
+    gst_video_frame_unmap(&frame);
+    return estimator.estimate();
+  }
+};
+
+Reference deblock_with(DeblockParams p) {
+  return [p](Backend& b, const Frame& dst, const ConstFrame&) {
+    return b.deblock(dst, p);
+  };
+}
+
+Reference cdef_with(CdefParams p) {
+  return [p](Backend& b, const Frame& dst, const ConstFrame& src) {
+    return b.cdef(dst, src, p);
+  };
+}
+
+gboolean auto_strength(GstElement* element) {
+  gboolean on;
+  g_object_get(element, "auto-strength", &on, nullptr);
+  return on;
+}
+
+int int_property(GstElement* element, const char* name) {
+  gint v;
+  g_object_get(element, name, &v, nullptr);
+  return v;
+}
+
+// The element messages "daedalus-damage" posted so far, oldest first.
+std::vector<GstStructure*> damage_messages(GstBus* bus) {
+  std::vector<GstStructure*> out;
+  while (GstMessage* m = gst_bus_pop_filtered(bus, GST_MESSAGE_ELEMENT)) {
+    const GstStructure* s = gst_message_get_structure(m);
+    if (gst_structure_has_name(s, "daedalus-damage"))
+      out.push_back(gst_structure_copy(s));
+    gst_message_unref(m);
+  }
+  return out;
+}
+
+void free_structures(std::vector<GstStructure*>& v) {
+  for (GstStructure* s : v) gst_structure_free(s);
+  v.clear();
+}
+
+GstHarness* harness_with_bus(const char* launch, GstBus** bus) {
+  GstHarness* h = gst_harness_new_parse(launch);
+  *bus = gst_bus_new();
+  gst_element_set_bus(h->element, *bus);
+  return h;
+}
+
+// The bus's messages hold the element: drop them, and the bus, first.
+void teardown_with_bus(GstHarness* h, GstBus* bus) {
+  gst_element_set_bus(h->element, nullptr);
+  gst_bus_set_flushing(bus, TRUE);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+
+GST_START_TEST(test_on_by_default) {
+  for (const char* factory : {"daedalusdeblock", "daedaluscdef"}) {
+    GstElement* e = new_element(factory);
+    GParamSpec* pspec =
+        g_object_class_find_property(G_OBJECT_GET_CLASS(e), "auto-strength");
+    fail_unless(pspec && G_IS_PARAM_SPEC_BOOLEAN(pspec), "%s", factory);
+    fail_unless(G_PARAM_SPEC_BOOLEAN(pspec)->default_value);
+    fail_unless(auto_strength(e), "%s", factory);
+    gst_object_unref(e);
+  }
+}
+GST_END_TEST
+
+// Clean frames go through untouched: the same buffer, in passthrough, and
+// the strengths read back as off.
+GST_START_TEST(test_clean_input_passes_through) {
+  const GstVideoInfo info = video_info("I420", 160, 96);
+  for (const char* factory : {"daedalusdeblock", "daedaluscdef"}) {
+    GstHarness* h = new_harness(factory, "");
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+    for (int i = 0; i < 4; i++) {
+      GstBuffer* in = blocky_buffer(info, 0);
+      gst_buffer_ref(in);
+      GstBuffer* out = push_and_pull(h, in);
+      fail_unless(out == in, "%s: frame %d was filtered", factory, i);
+      gst_buffer_unref(out);
+      gst_buffer_unref(in);
+    }
+    fail_unless(gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(h->element)));
+    fail_unless_equals_int(
+        int_property(h->element, std::string(factory) == "daedalusdeblock"
+                                     ? "qp"
+                                     : "pri-strength"),
+        0);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST
+
+// Frames of changing damage, on a grid moved by a crop: each output is
+// the library's filter at the library's estimate of the frames so far, and
+// the properties read back what it used.
+GST_START_TEST(test_output_follows_the_library_estimate) {
+  const GstVideoInfo info = video_info("I420", 192, 112);
+  const int steps[] = {14, 14, 3, 20, 20, 20, 0, 9};
+  for (const char* factory : {"daedalusdeblock", "daedaluscdef"}) {
+    const bool deblock = std::string(factory) == "daedalusdeblock";
+    GstHarness* h = new_harness(factory, "");
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+    LibraryEstimate lib;
+    int filtered = 0;
+    for (int step : steps) {
+      GstBuffer* in = blocky_buffer(info, step, 6, 10);
+      const DamageEstimate e = lib.add(in, info);
+      const DeblockParams dp = auto_deblock_params(e);
+      const CdefParams cp = auto_cdef_params(e);
+      GstBuffer* expected = expected_output(
+          in, info, deblock ? deblock_with(dp) : cdef_with(cp), deblock);
+      GstBuffer* out = push_and_pull(h, in);
+      fail_unless_equals_std_string(first_difference(expected, out, info), "");
+      filtered += !(deblock ? deblock_is_noop(dp, true) : cdef_is_noop(cp));
+      if (deblock) {
+        fail_unless_equals_int(int_property(h->element, "qp"), dp.qp);
+        fail_unless_equals_int(int_property(h->element, "grid-x"), dp.grid_x);
+        fail_unless_equals_int(int_property(h->element, "grid-y"), dp.grid_y);
+        fail_unless_equals_int(int_property(h->element, "block-size"),
+                               dp.block_size);
+      } else {
+        fail_unless_equals_int(int_property(h->element, "pri-strength"),
+                               cp.pri_strength);
+        fail_unless_equals_int(int_property(h->element, "damping"), cp.damping);
+      }
+      gst_buffer_unref(out);
+      gst_buffer_unref(expected);
+    }
+    fail_unless(filtered >= 4, "%s filtered only %d frames", factory, filtered);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST
+
+GST_START_TEST(test_hand_set_strength_is_honoured) {
+  const GstVideoInfo info = video_info("I420", 96, 64);
+  GstHarness* h = new_harness("daedalusdeblock", "qp=40 bs=3");
+  fail_if(auto_strength(h->element));
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  GstBuffer* in = blocky_buffer(info, 0);  // clean: auto would pass it
+  GstBuffer* expected =
+      expected_output(in, info, deblock_with({.qp = 40, .bs = 3}), true);
+  GstBuffer* out = push_and_pull(h, in);
+  fail_unless_equals_std_string(first_difference(expected, out, info), "");
+  fail_unless_equals_int(int_property(h->element, "qp"), 40);
+  gst_buffer_unref(out);
+  gst_buffer_unref(expected);
+
+  // auto-strength=true hands the settings back to the estimate.
+  g_object_set(h->element, "auto-strength", TRUE, nullptr);
+  in = blocky_buffer(info, 0);
+  gst_buffer_ref(in);
+  out = push_and_pull(h, in);
+  fail_unless(out == in);
+  fail_unless_equals_int(int_property(h->element, "qp"), 0);
+  gst_buffer_unref(out);
+  gst_buffer_unref(in);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+// A message when the level or the grid changes, not on every frame.
+GST_START_TEST(test_estimate_is_posted) {
+  const GstVideoInfo info = video_info("I420", 160, 96);
+  GstBus* bus;
+  GstHarness* h = harness_with_bus("daedalusdeblock", &bus);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  LibraryEstimate lib;
+  DamageEstimate e;
+  for (int i = 0; i < 6; i++) {
+    GstBuffer* in = blocky_buffer(info, 16, 3, 5);
+    e = lib.add(in, info);
+    gst_buffer_unref(push_and_pull(h, in));
+  }
+  std::vector<GstStructure*> posted = damage_messages(bus);
+  fail_unless(!posted.empty() && posted.size() < 6, "%zu messages",
+              posted.size());
+  GstStructure* last = posted.back();
+  gint level, grid_x, grid_y, spacing;
+  gboolean upstream;
+  fail_unless(gst_structure_get(last, "level", G_TYPE_INT, &level, "grid-x",
+                                G_TYPE_INT, &grid_x, "grid-y", G_TYPE_INT,
+                                &grid_y, "spacing", G_TYPE_INT, &spacing,
+                                "from-upstream", G_TYPE_BOOLEAN, &upstream,
+                                nullptr));
+  fail_unless_equals_int(level, e.level);
+  fail_unless(level > 0);
+  fail_unless_equals_int(grid_x, 3);
+  fail_unless_equals_int(grid_y, 5);
+  fail_unless_equals_int(spacing, 8);
+  fail_if(upstream);
+  free_structures(posted);
+  teardown_with_bus(h, bus);
+}
+GST_END_TEST
+
+// After heavy frames, a flush (a seek) and then new caps each start the
+// estimate over: the next frame is filtered as if it were the first.
+GST_START_TEST(test_flush_and_new_caps_reset) {
+  for (int how = 0; how < 2; how++) {
+    GstVideoInfo info = video_info("I420", 160, 96);
+    GstHarness* h = new_harness("daedalusdeblock", "");
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+    for (int i = 0; i < 8; i++)
+      gst_buffer_unref(push_and_pull(h, blocky_buffer(info, 24)));
+    fail_unless(int_property(h->element, "qp") >= 38);
+    if (how == 0) {
+      fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
+      fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
+      GstSegment segment;
+      gst_segment_init(&segment, GST_FORMAT_TIME);
+      fail_unless(gst_harness_push_event(h, gst_event_new_segment(&segment)));
+    } else {
+      info = video_info("I420", 128, 80);
+      gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+    }
+    GstBuffer* in = blocky_buffer(info, 4);
+    LibraryEstimate fresh;
+    const DeblockParams p = auto_deblock_params(fresh.add(in, info));
+    GstBuffer* expected = expected_output(in, info, deblock_with(p), true);
+    GstBuffer* out = push_and_pull(h, in);
+    fail_unless_equals_std_string(first_difference(expected, out, info), "");
+    fail_unless_equals_int(int_property(h->element, "qp"), p.qp);
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+    gst_harness_teardown(h);
+  }
+}
+GST_END_TEST
+
+// deblock ! cdef: CDEF takes deblock's estimate of the unfiltered frame
+// (it would measure little blocking in deblock's output).
+GST_START_TEST(test_chain_shares_the_estimate) {
+  const GstVideoInfo info = video_info("I420", 192, 112);
+  GstBus* bus;
+  GstHarness* h = harness_with_bus("daedalusdeblock ! daedaluscdef", &bus);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  LibraryEstimate lib;
+  for (int i = 0; i < 5; i++) {
+    GstBuffer* in = blocky_buffer(info, 18);
+    const DamageEstimate e = lib.add(in, info);
+    GstBuffer* deblocked =
+        expected_output(in, info, deblock_with(auto_deblock_params(e)), true);
+    GstBuffer* expected = expected_output(
+        deblocked, info, cdef_with(auto_cdef_params(e)), false);
+    GstBuffer* out = push_and_pull(h, in);
+    fail_unless_equals_std_string(first_difference(expected, out, info), "");
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+    gst_buffer_unref(deblocked);
+  }
+  std::vector<GstStructure*> posted = damage_messages(bus);
+  bool from_upstream = false;
+  for (GstStructure* s : posted) {
+    gboolean upstream = FALSE;
+    gst_structure_get_boolean(s, "from-upstream", &upstream);
+    from_upstream |= upstream;
+  }
+  fail_unless(from_upstream, "cdef never took deblock's estimate");
+  free_structures(posted);
+  teardown_with_bus(h, bus);
+}
+GST_END_TEST
+
+Suite* auto_strength_suite() {
+  Suite* s = suite_create("auto-strength");
+  TCase* tc = tcase_create("auto-strength");
+  suite_add_tcase(s, tc);
+  tcase_add_test(tc, test_on_by_default);
+  tcase_add_test(tc, test_clean_input_passes_through);
+  tcase_add_test(tc, test_output_follows_the_library_estimate);
+  tcase_add_test(tc, test_hand_set_strength_is_honoured);
+  tcase_add_test(tc, test_estimate_is_posted);
+  tcase_add_test(tc, test_flush_and_new_caps_reset);
+  tcase_add_test(tc, test_chain_shares_the_estimate);
+  return s;
+}
+
+}  // namespace
+}  // namespace daedalus::gsttest
+
+int main(int argc, char** argv) {
+  return daedalus::gsttest::run_suite(
+      argc, argv, daedalus::gsttest::auto_strength_suite, "auto-strength");
+}
