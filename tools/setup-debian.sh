@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs what daedalus needs on Debian 12 / Raspberry Pi OS bookworm and
 # builds it in ./build (configuring it on first use). Idempotent.
+# python3-skimage: the demo's photograph (skimage/data/coffee.png) and the
+# quality benchmark's contents.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -9,7 +11,8 @@ tools/apt-install.sh \
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
   libgtest-dev libhwy-dev \
-  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers \
+  python3-skimage
 
 if [ -f build/build.ninja ]; then
   meson setup --reconfigure build

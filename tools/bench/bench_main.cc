@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "daedalus/auto_strength.h"
 #include "daedalus/backend.h"
 #include "daedalus/backend_choice.h"
 #include "daedalus/frame_jobs.h"
@@ -35,6 +36,7 @@ struct Options {
   int rotation = 1;  // frames a timing rotates through
   bool json = false;
   bool auto_trial = false;  // --auto: what backend=auto measures and picks
+  bool damage = false;      // --damage: the damage estimator's cost
   double budget_ms = 200;
 };
 
@@ -295,6 +297,54 @@ std::vector<Result> run_all(const Options& o) {
   return results;
 }
 
+// --damage: the damage estimator's pass over a frame (issue 16: at most 10 %
+// of the element's own cpu time per 1080p frame) on the scalar reference and
+// each Highway target, next to what the chain costs at the strongest auto
+// setting (deblock qp 42 bs 1 block-size 8, then CDEF 15/2/6) on the cpu
+// backend, 1 thread, best target.
+void run_damage(const Options& o) {
+  std::mt19937 gen(1234);
+  DamageEstimate strongest;
+  strongest.level = kDamageLevels - 1;
+  const FrameJob deblock = deblock_job(auto_deblock_params(strongest));
+  const FrameJob cdef = cdef_job(auto_cdef_params(strongest));
+  for (auto [width, height] : o.sizes)
+    for (PixelFormat format : o.formats) {
+      Image src(format, width, height);
+      for (uint8_t& b : src.bytes()) b = uint8_t(gen());
+      const ConstFrame frame = src.frame();
+      auto cpu = create_backend(BackendKind::Cpu, nullptr, {1});
+      const double chain_ms =
+          time_frames({"deblock", deblock, {}}, *cpu, src, o) +
+          time_frames({"cdef", cdef, {}}, *cpu, src, o);
+      const auto report = [&](const char* what, double ms) {
+        std::printf("damage %dx%d %s %s: %.3f ms per frame, %.1f %% of the chain's "
+                    "%.3f ms\n", width, height, pixel_format_name(format).data(), what,
+                    ms, 100 * ms / chain_ms, chain_ms);
+      };
+      DamageDsp ref;
+      damage_dsp_init_ref(&ref);
+      StepProfile profile;
+      const int planes = frame.num_planes >= 3 ? 2 : 1;
+      report("scalar", time_ms(o.min_seconds, [] {}, [&] {
+               for (int p = 0; p < planes; p++) {
+                 measure_steps(ref, frame.planes[p], &profile);
+                 find_block_grid(profile);
+               }
+               return Status::ok();
+             }));
+      for (auto [target_name, target] : cpu_targets()) {
+        restrict_targets(target);
+        DamageEstimator estimator;
+        restrict_targets(0);
+        report(target_name.c_str(), time_ms(o.min_seconds, [] {}, [&] {
+                 estimator.add_frame(frame);
+                 return Status::ok();
+               }));
+      }
+    }
+}
+
 // --auto: the trial backend=auto runs when caps are negotiated, per kernel,
 // size and format, with its figures and the backend it would pick (for an
 // element alone in its process).
@@ -412,6 +462,8 @@ bool parse(int argc, char** argv, Options* o) {
       o->json = true;
     } else if (a == "--auto") {
       o->auto_trial = true;
+    } else if (a == "--damage") {
+      o->damage = true;
     } else if (a == "--budget" && has_value) {
       o->budget_ms = std::stod(argv[++i]);
     } else if (a == "--kernels" && has_value) {
@@ -457,6 +509,7 @@ int main(int argc, char** argv) {
                  "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes 1920x1080,...]\n"
                  "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] [--json]\n"
                  "       [--targets AVX3,AVX2,...] [--rotate FRAMES] [--auto [--budget MS]]\n"
+                 "       [--damage]\n"
                  "--targets: what to time of the cpu side: Highway targets by name (AVX3,\n"
                  "AVX2, NEON, ...) and scalar, the baseline (default: all of them; without\n"
                  "scalar, x scalar is -1). For profiling one target with perf.\n"
@@ -468,6 +521,8 @@ int main(int argc, char** argv) {
                  "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"
                  "hybrid: rows split by the cpu (most threads) and staged gpu speeds.\n"
                  "-1: not measured.\n"
+                 "--damage: the damage estimator per frame (scalar, each target) against\n"
+                 "the chain at the strongest auto setting, cpu backend, 1 thread.\n"
                  "--auto: backend=auto's trial per kernel, size and format (its own\n"
                  "synthetic frame, --budget ms, default 200) and the backend it picks.\n"
                  "The gpu device follows $DAEDALUS_VULKAN_DEVICE.\n");
@@ -475,6 +530,10 @@ int main(int argc, char** argv) {
   }
   if (options.auto_trial) {
     daedalus::run_auto(options);
+    return 0;
+  }
+  if (options.damage) {
+    daedalus::run_damage(options);
     return 0;
   }
   const auto results = daedalus::run_all(options);

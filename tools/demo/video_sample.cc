@@ -1,6 +1,7 @@
 #include "video_sample.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace daedalus::demo {
 
@@ -31,6 +32,37 @@ ConstFrame MappedSample::frame() const {
         GST_VIDEO_FRAME_COMP_PSTRIDE(frame, c)};
   }
   return f;
+}
+
+GstSample* side_by_side(GstSample* left, GstSample* right) {
+  GstVideoInfo in;
+  if (!gst_video_info_from_caps(&in, gst_sample_get_caps(left)) ||
+      GST_VIDEO_INFO_FORMAT(&in) != GST_VIDEO_FORMAT_I420)
+    return nullptr;
+  GstVideoInfo out;
+  gst_video_info_set_format(&out, GST_VIDEO_FORMAT_I420, 2 * in.width, in.height);
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, out.size, nullptr);
+  GstVideoFrame dst;
+  gst_video_frame_map(&dst, &out, buffer, GST_MAP_WRITE);
+  bool ok = true;
+  for (int half = 0; half < 2 && ok; half++) {
+    MappedSample src(half ? right : left);
+    ok = src.valid() && src.frame().planes[0].width == in.width &&
+         src.frame().planes[0].height == in.height;
+    for (int p = 0; p < 3 && ok; p++) {
+      const ConstPlane& from = src.frame().planes[p];
+      auto* to = static_cast<uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&dst, p));
+      const int stride = GST_VIDEO_FRAME_COMP_STRIDE(&dst, p);
+      for (int y = 0; y < from.height; y++)
+        std::memcpy(to + y * stride + half * from.width, from.row(y), from.width);
+    }
+  }
+  gst_video_frame_unmap(&dst);
+  GstCaps* caps = gst_video_info_to_caps(&out);
+  GstSample* sample = ok ? gst_sample_new(buffer, caps, nullptr, nullptr) : nullptr;
+  gst_caps_unref(caps);
+  gst_buffer_unref(buffer);
+  return sample;
 }
 
 bool write_png(GstSample* sample, const std::string& path, std::string* error) {

@@ -26,6 +26,10 @@ class MappedSample {
   bool mapped_ = false;
 };
 
+// A new I420 sample holding `left` and `right` (I420, the same size) side
+// by side; null when they are not such samples.
+GstSample* side_by_side(GstSample* left, GstSample* right);
+
 // Encodes the sample as PNG into `path`; returns false and says why on error.
 bool write_png(GstSample* sample, const std::string& path, std::string* error);
 

@@ -34,9 +34,10 @@ import folders  # noqa: E402
 import report  # noqa: E402
 import sweep  # noqa: E402
 import estimate  # noqa: E402
+import auto  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
-EXTRA_STAGES = ("corpus", "baselines", "estimate")
+EXTRA_STAGES = ("corpus", "baselines", "estimate", "auto")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -242,6 +243,10 @@ def stage_baselines(work, force):
 
 def stage_estimate(work, force, docs):
     estimate.run_stage(corpus.Corpus(work.root), work.tmp, log, force, docs)
+
+
+def stage_auto(work, force):
+    auto.run_stage(work, work.tmp, log, force)
 
 
 def main():
