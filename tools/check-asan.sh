@@ -26,10 +26,11 @@ else
   meson setup build-asan "$@"
 fi
 
-# The gst suites, and the kernel suites that check the SIMD kernels and the
-# GPU runner where ASan sees most (out-of-bounds loads, freed Vulkan memory).
-suites="gst-plugin gst-deblock gst-cdef gst-mc decision-cache
-  deblock-simd cdef-simd mc-simd gpu-runner"
+# The gst suites (auto strength included), and the kernel suites that check
+# the SIMD kernels (the damage estimator's too) and the GPU runner where ASan
+# sees most (out-of-bounds loads, freed Vulkan memory).
+suites="gst-plugin gst-deblock gst-cdef gst-mc gst-auto_strength decision-cache
+  deblock-simd cdef-simd mc-simd damage-simd gpu-runner"
 targets=gstdaedalus
 for suite in $suites; do targets="$targets $suite-test"; done
 meson compile -C build-asan $targets
