@@ -252,6 +252,9 @@ gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
 
   switch (prop_id) {
     case PROP_AUTO_STRENGTH:
+      if (g_value_get_boolean (value) && !self->auto_strength)
+        gst_daedalus_filter_restart_estimate_locked (GST_DAEDALUS_FILTER
+            (self));
       self->auto_strength = g_value_get_boolean (value);
       return;
     case PROP_QP:
@@ -282,7 +285,10 @@ gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
   }
-  /* A hand-set strength: the user's settings from now on. */
+  /* A hand-set strength: the user's settings from now on. GObject holds
+   * the notification until the setter returns, after the lock. */
+  if (self->auto_strength)
+    g_object_notify (object, "auto-strength");
   self->auto_strength = FALSE;
 }
 

@@ -144,8 +144,10 @@ namespace
     /* A setting whose failure has been posted already: every later caps
      * event fails the same way, and one error message says it. */
     std::optional<GstDaedalusBackend> refused;
-    /* Auto strength: the stream's damage estimate. */
+    /* Auto strength: the stream's damage estimate (streaming thread), and
+     * a reset asked for from elsewhere (object lock). */
     GstDaedalusDamageTracker damage;
+    bool damage_reset_requested = false;
 
     void drop_backend ()
     {
@@ -612,6 +614,14 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
   }
 
   GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
+  bool reset_requested;
+  {
+    GstDaedalusObjectLock lock (self);
+    reset_requested = get_state (self).damage_reset_requested;
+    get_state (self).damage_reset_requested = false;
+  }
+  if (reset_requested)
+    get_state (self).damage.reset ();
   if (klass->auto_strength && klass->auto_strength (self)) {
     const std::optional<daedalus::DamageEstimate> estimate =
         get_state (self).damage.update (GST_ELEMENT (self),
@@ -623,9 +633,11 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
   update_passthrough (self, &GST_VIDEO_FILTER (self)->in_info, FALSE);
 }
 
-/* In place, the output buffer is the input made writable: a deblock that
- * filters it leaves its estimate there (a DaedalusDamageMeta) for a
- * daedaluscdef downstream. */
+/* In place, the output buffer is the input made writable: a deblock leaves
+ * its estimate there (a DaedalusDamageMeta) for a daedaluscdef downstream,
+ * also while it passes buffers through (levels 0 and 1, at which CDEF may
+ * still filter): then a buffer that is not writable is replaced by a copy
+ * of its metadata that shares its memory. */
 static GstFlowReturn
 gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** output)
@@ -637,10 +649,14 @@ gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
       prepare_output_buffer (trans, input, output);
   const std::optional<daedalus::DamageEstimate> &estimate =
       get_state (self).damage.last ();
-  if (ret == GST_FLOW_OK && klass->shares_estimate && estimate
-      && !gst_base_transform_is_passthrough (trans)
-      && gst_buffer_is_writable (*output) && klass->auto_strength (self))
-    gst_daedalus_damage_meta_add (*output, *estimate);
+  if (ret != GST_FLOW_OK || !klass->shares_estimate || !estimate
+      || !klass->auto_strength (self))
+    return ret;
+  /* The base class drops its reference to the input when the output
+   * differs. */
+  if (!gst_buffer_is_writable (*output))
+    *output = gst_buffer_make_writable (gst_buffer_ref (*output));
+  gst_daedalus_damage_meta_add (*output, *estimate);
   return ret;
 }
 
@@ -744,6 +760,12 @@ gst_daedalus_filter_run (GstDaedalusFilter * filter,
           std::string (daedalus::backend_name (state.backend->kind ())).
           c_str ()));
   return GST_FLOW_ERROR;
+}
+
+void
+gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter * filter)
+{
+  get_state (filter).damage_reset_requested = true;
 }
 
 void

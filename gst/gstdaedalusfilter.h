@@ -98,6 +98,11 @@ G_END_DECLS
 GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter * filter,
     const daedalus::Frame & dst, const daedalus::ConstFrame & src);
 
+/* Makes the next frame start the damage estimate over (auto strength
+ * turned on again: the frames since it was off were not measured). Call
+ * with the object lock held. */
+void gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter * filter);
+
 /* Installs the boolean property "auto-strength" (default TRUE) as
  * @prop_id of an element with a damage estimate. */
 void gst_daedalus_filter_install_auto_strength (GObjectClass * klass,

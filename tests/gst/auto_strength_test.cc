@@ -94,11 +94,25 @@ void free_structures(std::vector<GstStructure*>& v) {
   v.clear();
 }
 
+GstBus* attach_bus(GstHarness* h) {
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  return bus;
+}
+
 GstHarness* harness_with_bus(const char* launch, GstBus** bus) {
   GstHarness* h = gst_harness_new_parse(launch);
-  *bus = gst_bus_new();
-  gst_element_set_bus(h->element, *bus);
+  *bus = attach_bus(h);
   return h;
+}
+
+// The "frames" field of the last damage message posted so far.
+int frames_of_last_message(GstBus* bus) {
+  std::vector<GstStructure*> posted = damage_messages(bus);
+  gint frames = -1;
+  if (!posted.empty()) gst_structure_get_int(posted.back(), "frames", &frames);
+  for (GstStructure* st : posted) gst_structure_free(st);
+  return frames;
 }
 
 // The bus's messages hold the element: drop them, and the bus, first.
@@ -133,7 +147,10 @@ GST_START_TEST(test_clean_input_passes_through) {
       GstBuffer* in = blocky_buffer(info, 0);
       gst_buffer_ref(in);
       GstBuffer* out = push_and_pull(h, in);
-      fail_unless(out == in, "%s: frame %d was filtered", factory, i);
+      // Passed through: the input's memory (deblock may wrap it in a new
+      // buffer to carry its estimate).
+      fail_unless(gst_buffer_peek_memory(out, 0) == gst_buffer_peek_memory(in, 0),
+                  "%s: frame %d was copied or filtered", factory, i);
       gst_buffer_unref(out);
       gst_buffer_unref(in);
     }
@@ -209,7 +226,46 @@ GST_START_TEST(test_hand_set_strength_is_honoured) {
   in = blocky_buffer(info, 0);
   gst_buffer_ref(in);
   out = push_and_pull(h, in);
-  fail_unless(out == in);
+  fail_unless(gst_buffer_peek_memory(out, 0) == gst_buffer_peek_memory(in, 0));
+  fail_unless_equals_int(int_property(h->element, "qp"), 0);
+  gst_buffer_unref(out);
+  gst_buffer_unref(in);
+  gst_harness_teardown(h);
+
+  // CDEF likewise: a strength set by hand, the rest at their defaults.
+  h = new_harness("daedaluscdef", "pri-strength=9");
+  fail_if(auto_strength(h->element));
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  in = blocky_buffer(info, 0);
+  CdefParams p;
+  p.pri_strength = 9;
+  expected = expected_output(in, info, cdef_with(p), false);
+  out = push_and_pull(h, in);
+  fail_unless_equals_std_string(first_difference(expected, out, info), "");
+  gst_buffer_unref(out);
+  gst_buffer_unref(expected);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+// Auto strength turned off and on again starts over: the frames in between
+// were not measured.
+GST_START_TEST(test_auto_on_again_starts_over) {
+  const GstVideoInfo info = video_info("I420", 160, 96);
+  GstHarness* h = new_harness("daedalusdeblock", "");
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  for (int i = 0; i < 8; i++)
+    gst_buffer_unref(push_and_pull(h, blocky_buffer(info, 24)));
+  fail_unless(int_property(h->element, "qp") >= 38);
+  g_object_set(h->element, "qp", 30, nullptr);
+  fail_if(auto_strength(h->element));
+  for (int i = 0; i < 8; i++)
+    gst_buffer_unref(push_and_pull(h, blocky_buffer(info, 0)));
+  g_object_set(h->element, "auto-strength", TRUE, nullptr);
+  GstBuffer* in = blocky_buffer(info, 0);
+  gst_buffer_ref(in);
+  GstBuffer* out = push_and_pull(h, in);
+  fail_unless(gst_buffer_peek_memory(out, 0) == gst_buffer_peek_memory(in, 0));
   fail_unless_equals_int(int_property(h->element, "qp"), 0);
   gst_buffer_unref(out);
   gst_buffer_unref(in);
@@ -252,36 +308,41 @@ GST_START_TEST(test_estimate_is_posted) {
 }
 GST_END_TEST
 
-// After heavy frames, a flush (a seek) and then new caps each start the
-// estimate over: the next frame is filtered as if it were the first.
-GST_START_TEST(test_flush_and_new_caps_reset) {
-  for (int how = 0; how < 2; how++) {
+// After heavy frames, a flush (a seek), new caps and a DISCONT buffer each
+// start the estimate over: the next frame is the first of the estimate
+// (its message says so) and is filtered as if it were.
+GST_START_TEST(test_flush_caps_and_discont_reset) {
+  for (int how = 0; how < 3; how++) {
     GstVideoInfo info = video_info("I420", 160, 96);
     GstHarness* h = new_harness("daedalusdeblock", "");
+    GstBus* bus = attach_bus(h);
     gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
     for (int i = 0; i < 8; i++)
       gst_buffer_unref(push_and_pull(h, blocky_buffer(info, 24)));
     fail_unless(int_property(h->element, "qp") >= 38);
+    fail_unless_equals_int(frames_of_last_message(bus), 1);  // the level rose at once
     if (how == 0) {
       fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
       fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
       GstSegment segment;
       gst_segment_init(&segment, GST_FORMAT_TIME);
       fail_unless(gst_harness_push_event(h, gst_event_new_segment(&segment)));
-    } else {
+    } else if (how == 1) {
       info = video_info("I420", 128, 80);
       gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
     }
     GstBuffer* in = blocky_buffer(info, 4);
+    if (how == 2) GST_BUFFER_FLAG_SET(in, GST_BUFFER_FLAG_DISCONT);
     LibraryEstimate fresh;
     const DeblockParams p = auto_deblock_params(fresh.add(in, info));
     GstBuffer* expected = expected_output(in, info, deblock_with(p), true);
     GstBuffer* out = push_and_pull(h, in);
     fail_unless_equals_std_string(first_difference(expected, out, info), "");
     fail_unless_equals_int(int_property(h->element, "qp"), p.qp);
+    fail_unless_equals_int(frames_of_last_message(bus), 1);
     gst_buffer_unref(out);
     gst_buffer_unref(expected);
-    gst_harness_teardown(h);
+    teardown_with_bus(h, bus);
   }
 }
 GST_END_TEST
@@ -320,6 +381,40 @@ GST_START_TEST(test_chain_shares_the_estimate) {
 }
 GST_END_TEST
 
+// Steps of 1 across the block lines, less where the content's own steps
+// cancel them: blocking of under half a sample, damage level 1, at which
+// deblock passes buffers through and CDEF filters. CDEF still takes
+// deblock's estimate.
+GST_START_TEST(test_chain_at_level_one) {
+  const GstVideoInfo info = video_info("I420", 192, 112);
+  GstBus* bus;
+  GstHarness* h = harness_with_bus("daedalusdeblock ! daedaluscdef", &bus);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  LibraryEstimate lib;
+  for (int i = 0; i < 4; i++) {
+    GstBuffer* in = blocky_buffer(info, 1);
+    const DamageEstimate e = lib.add(in, info);
+    fail_unless(e.level == 1, "level %d, blk %d, spacing %d", e.level, e.luma.blk, e.luma.spacing);
+    GstBuffer* expected =
+        expected_output(in, info, cdef_with(auto_cdef_params(e)), false);
+    GstBuffer* out = push_and_pull(h, in);
+    fail_unless_equals_std_string(first_difference(expected, out, info), "");
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+  }
+  bool from_upstream = false;
+  std::vector<GstStructure*> posted = damage_messages(bus);
+  for (GstStructure* st : posted) {
+    gboolean upstream = FALSE;
+    gst_structure_get_boolean(st, "from-upstream", &upstream);
+    from_upstream |= upstream;
+  }
+  fail_unless(from_upstream, "cdef did not take deblock's estimate");
+  free_structures(posted);
+  teardown_with_bus(h, bus);
+}
+GST_END_TEST
+
 Suite* auto_strength_suite() {
   Suite* s = suite_create("auto-strength");
   TCase* tc = tcase_create("auto-strength");
@@ -329,7 +424,9 @@ Suite* auto_strength_suite() {
   tcase_add_test(tc, test_output_follows_the_library_estimate);
   tcase_add_test(tc, test_hand_set_strength_is_honoured);
   tcase_add_test(tc, test_estimate_is_posted);
-  tcase_add_test(tc, test_flush_and_new_caps_reset);
+  tcase_add_test(tc, test_flush_caps_and_discont_reset);
+  tcase_add_test(tc, test_auto_on_again_starts_over);
+  tcase_add_test(tc, test_chain_at_level_one);
   tcase_add_test(tc, test_chain_shares_the_estimate);
   return s;
 }
