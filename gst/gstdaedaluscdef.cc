@@ -274,10 +274,8 @@ static void
 gst_daedalus_cdef_apply_estimate (GstDaedalusFilter * filter,
     const daedalus::DamageEstimate * estimate)
 {
-  daedalus::DamageEstimate strongest;
-  strongest.level = daedalus::kDamageLevels - 1;
-  const daedalus::CdefParams p =
-      daedalus::auto_cdef_params (estimate ? *estimate : strongest);
+  const daedalus::CdefParams p = daedalus::auto_cdef_params (estimate ? *estimate :
+      daedalus::strongest_damage ());
   GstDaedalusObjectLock lock (filter);
   GST_DAEDALUS_CDEF (filter)->applied = p;
 }

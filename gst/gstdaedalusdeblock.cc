@@ -353,10 +353,8 @@ static void
 gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
     const daedalus::DamageEstimate * estimate)
 {
-  daedalus::DamageEstimate strongest;
-  strongest.level = daedalus::kDamageLevels - 1;
-  const daedalus::DeblockParams p =
-      daedalus::auto_deblock_params (estimate ? *estimate : strongest);
+  const daedalus::DeblockParams p = daedalus::auto_deblock_params (estimate ? *estimate :
+      daedalus::strongest_damage ());
   GstDaedalusObjectLock lock (filter);
   GST_DAEDALUS_DEBLOCK (filter)->applied = p;
 }

@@ -21,6 +21,12 @@ constexpr int kHalfForBlock4 = 100;
 
 }  // namespace
 
+DamageEstimate strongest_damage() {
+  DamageEstimate e;
+  e.level = kDamageLevels - 1;
+  return e;
+}
+
 DeblockParams auto_deblock_params(const DamageEstimate& estimate) {
   DeblockParams p;
   p.qp = kRungs[estimate.level].deblock_qp;

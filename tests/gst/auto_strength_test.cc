@@ -106,6 +106,19 @@ GstHarness* harness_with_bus(const char* launch, GstBus** bus) {
   return h;
 }
 
+// Whether any damage message posted so far says it came from upstream.
+bool any_from_upstream(GstBus* bus) {
+  std::vector<GstStructure*> posted = damage_messages(bus);
+  bool from_upstream = false;
+  for (GstStructure* st : posted) {
+    gboolean upstream = FALSE;
+    gst_structure_get_boolean(st, "from-upstream", &upstream);
+    from_upstream |= upstream;
+  }
+  free_structures(posted);
+  return from_upstream;
+}
+
 // The "frames" field of the last damage message posted so far.
 int frames_of_last_message(GstBus* bus) {
   std::vector<GstStructure*> posted = damage_messages(bus);
@@ -347,17 +360,21 @@ GST_START_TEST(test_flush_caps_and_discont_reset) {
 }
 GST_END_TEST
 
-// deblock ! cdef: CDEF takes deblock's estimate of the unfiltered frame
-// (it would measure little blocking in deblock's output).
-GST_START_TEST(test_chain_shares_the_estimate) {
+// deblock ! cdef on frames with block steps of `step`: CDEF takes deblock's
+// estimate of the unfiltered frame (it would measure little blocking in
+// deblock's output), also at level 1, where deblock passes buffers through
+// and CDEF filters. `level`: what the frames must estimate to, or -1.
+void check_chain(int step, int level) {
   const GstVideoInfo info = video_info("I420", 192, 112);
   GstBus* bus;
   GstHarness* h = harness_with_bus("daedalusdeblock ! daedaluscdef", &bus);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   LibraryEstimate lib;
   for (int i = 0; i < 5; i++) {
-    GstBuffer* in = blocky_buffer(info, 18);
+    GstBuffer* in = blocky_buffer(info, step);
     const DamageEstimate e = lib.add(in, info);
+    fail_unless(level < 0 || e.level == level, "level %d (blk %d)", e.level,
+                e.luma.blk);
     GstBuffer* deblocked =
         expected_output(in, info, deblock_with(auto_deblock_params(e)), true);
     GstBuffer* expected = expected_output(
@@ -368,51 +385,16 @@ GST_START_TEST(test_chain_shares_the_estimate) {
     gst_buffer_unref(expected);
     gst_buffer_unref(deblocked);
   }
-  std::vector<GstStructure*> posted = damage_messages(bus);
-  bool from_upstream = false;
-  for (GstStructure* s : posted) {
-    gboolean upstream = FALSE;
-    gst_structure_get_boolean(s, "from-upstream", &upstream);
-    from_upstream |= upstream;
-  }
-  fail_unless(from_upstream, "cdef never took deblock's estimate");
-  free_structures(posted);
+  fail_unless(any_from_upstream(bus), "cdef never took deblock's estimate");
   teardown_with_bus(h, bus);
 }
+
+GST_START_TEST(test_chain_shares_the_estimate) { check_chain(18, -1); }
 GST_END_TEST
 
-// Steps of 1 across the block lines, less where the content's own steps
-// cancel them: blocking of under half a sample, damage level 1, at which
-// deblock passes buffers through and CDEF filters. CDEF still takes
-// deblock's estimate.
-GST_START_TEST(test_chain_at_level_one) {
-  const GstVideoInfo info = video_info("I420", 192, 112);
-  GstBus* bus;
-  GstHarness* h = harness_with_bus("daedalusdeblock ! daedaluscdef", &bus);
-  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-  LibraryEstimate lib;
-  for (int i = 0; i < 4; i++) {
-    GstBuffer* in = blocky_buffer(info, 1);
-    const DamageEstimate e = lib.add(in, info);
-    fail_unless(e.level == 1, "level %d, blk %d, spacing %d", e.level, e.luma.blk, e.luma.spacing);
-    GstBuffer* expected =
-        expected_output(in, info, cdef_with(auto_cdef_params(e)), false);
-    GstBuffer* out = push_and_pull(h, in);
-    fail_unless_equals_std_string(first_difference(expected, out, info), "");
-    gst_buffer_unref(out);
-    gst_buffer_unref(expected);
-  }
-  bool from_upstream = false;
-  std::vector<GstStructure*> posted = damage_messages(bus);
-  for (GstStructure* st : posted) {
-    gboolean upstream = FALSE;
-    gst_structure_get_boolean(st, "from-upstream", &upstream);
-    from_upstream |= upstream;
-  }
-  fail_unless(from_upstream, "cdef did not take deblock's estimate");
-  free_structures(posted);
-  teardown_with_bus(h, bus);
-}
+// Steps of 1, less where the content's own steps cancel them: blocking of
+// under half a sample.
+GST_START_TEST(test_chain_at_level_one) { check_chain(1, 1); }
 GST_END_TEST
 
 Suite* auto_strength_suite() {

@@ -304,10 +304,8 @@ std::vector<Result> run_all(const Options& o) {
 // backend, 1 thread, best target.
 void run_damage(const Options& o) {
   std::mt19937 gen(1234);
-  DamageEstimate strongest;
-  strongest.level = kDamageLevels - 1;
-  const FrameJob deblock = deblock_job(auto_deblock_params(strongest));
-  const FrameJob cdef = cdef_job(auto_cdef_params(strongest));
+  const FrameJob deblock = deblock_job(auto_deblock_params(strongest_damage()));
+  const FrameJob cdef = cdef_job(auto_cdef_params(strongest_damage()));
   for (auto [width, height] : o.sizes)
     for (PixelFormat format : o.formats) {
       Image src(format, width, height);

@@ -9,6 +9,10 @@
 
 namespace daedalus {
 
+// The estimate of the heaviest damage: what the elements are set for before
+// their first frame (and what the backend choice times).
+DamageEstimate strongest_damage();
+
 // qp 0 (nothing filtered) at the levels that leave deblocking off; the grid
 // where the estimate found it.
 DeblockParams auto_deblock_params(const DamageEstimate& estimate);

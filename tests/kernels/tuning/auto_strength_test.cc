@@ -39,6 +39,7 @@ TEST(AutoStrength, EveryLevelIsValidAndNoWeakerThanTheOneBelow) {
     EXPECT_GE(c.sec_strength, cl.sec_strength) << level;
   }
   EXPECT_EQ(auto_deblock_params(at_level(kDamageLevels - 1)).qp, 42);
+  EXPECT_EQ(strongest_damage().level, kDamageLevels - 1);
 }
 
 TEST(AutoStrength, DeblocksTheGridTheEstimateFound) {
