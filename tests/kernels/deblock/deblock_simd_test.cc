@@ -46,6 +46,11 @@ DeblockPlaneParams random_plane_params(std::mt19937& gen) {
 
 std::string describe(const DeblockPlaneParams& pp) {
   std::ostringstream s;
+  if (pp.mode == DeblockMode::Vp9) {
+    s << "vp9 limit " << pp.vp9.limit << " blimit " << pp.vp9.blimit
+      << " thresh " << pp.vp9.thresh << " block " << pp.block_size;
+    return s.str();
+  }
   s << "alpha " << pp.alpha << " beta " << pp.beta << " tc0 " << pp.tc0
     << " bs " << pp.bs << " block " << pp.block_size << " chroma "
     << pp.chroma_filter;
@@ -54,6 +59,11 @@ std::string describe(const DeblockPlaneParams& pp) {
 
 std::string describe(const DeblockParams& p) {
   std::ostringstream s;
+  if (p.mode == DeblockMode::Vp9) {
+    s << "vp9 level " << p.filter_level << " sharpness " << p.sharpness
+      << " block " << p.block_size;
+    return s.str();
+  }
   s << "qp " << p.qp << " offsets " << p.alpha_offset << "/" << p.beta_offset
     << "/" << p.chroma_qp_offset << " bs " << p.bs << " block " << p.block_size;
   return s.str();
@@ -380,6 +390,217 @@ TEST_P(DeblockSimd, FullHdFrame) {
   });
   for (int bs : {2, 4}) {
     const DeblockParams params{51, 0, 0, 0, bs, 4};
+    Image expected = input, actual = input;
+    deblock_frame(t.ref, expected.frame(), params);
+    deblock_frame(t.simd, actual.frame(), params);
+    ASSERT_EQ(test::first_difference(expected, actual), "") << describe(params);
+    ASSERT_TRUE(test::guards_intact(actual));
+    ASSERT_FALSE(actual.same_samples(input)) << "the filter must engage";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// mode=vp9
+
+DeblockParams vp9_params(int level, int sharpness, int block) {
+  DeblockParams p;
+  p.mode = DeblockMode::Vp9;
+  p.filter_level = level;
+  p.sharpness = sharpness;
+  p.block_size = block;
+  return p;
+}
+
+// Any plane parameters deblock_plane_params can give mode=vp9, level 0 too.
+DeblockPlaneParams random_vp9_plane_params(std::mt19937& gen) {
+  return deblock_plane_params(
+      vp9_params(in(gen, 0, 63), in(gen, 0, 7), kBlockSizes[in(gen, 0, 2)]),
+      false, false);
+}
+
+// Flat-heavy content: blocks of one level with +-1 noise (flat, and flat2
+// unless the noise reaches 2), levels apart by the steps that straddle
+// blimit (|p0-q0| * 2 = blimit - 1 .. blimit + 2) or by 0..3, and here and
+// there one sample off by limit or limit + 1, thresh or thresh + 1.
+void fill_vp9_thresholds(Image& image, std::mt19937& gen,
+                         const DeblockPlaneParams& pp) {
+  const Vp9Thresholds& t = pp.vp9;
+  const int half = t.blimit / 2;
+  const int steps[] = {0, 1, 2, 3, half - 1, half, half + 1, -half, -(half + 1)};
+  const int offs[] = {t.limit, t.limit + 1, t.thresh, t.thresh + 1, 2};
+  const int base = std::array{0, 128, 255, 60}[in(gen, 0, 3)];
+  const int noise = in(gen, 0, 2);
+  std::vector<int> block_steps(64);
+  for (int& v : block_steps) v = steps[in(gen, 0, 8)];
+  test::fill(image, [&](int, int x, int y) {
+    const int block = (x / pp.block_size * 7 + y / pp.block_size * 3) % 64;
+    int v = base + block_steps[size_t(block)] + in(gen, 0, noise);
+    if (in(gen, 0, 15) == 0) v += offs[in(gen, 0, 4)] * (in(gen, 0, 1) ? 1 : -1);
+    return uint8_t(std::clamp(v, 0, 255));
+  });
+}
+
+// Random and adversarial content (fill_any), or the above.
+void fill_vp9(Image& image, std::mt19937& gen, const DeblockPlaneParams& pp) {
+  if (in(gen, 0, 2) == 0) return fill_any(image, gen, pp);
+  fill_vp9_thresholds(image, gen, pp);
+}
+
+TEST_P(DeblockSimd, Vp9RandomPlanes) {
+  const Tables t;
+  std::mt19937 gen = test::rng(11);
+  for (int iter = 0; iter < 300; iter++) {
+    const bool small = iter % 3 != 0;
+    const int w = in(gen, 1, small ? 40 : 300);
+    const int h = in(gen, 1, small ? 40 : 200);
+    const DeblockPlaneParams pp = random_vp9_plane_params(gen);
+    const PixelFormat format =
+        std::array{PixelFormat::GRAY8, PixelFormat::NV12, PixelFormat::NV21,
+                   PixelFormat::I420}[in(gen, 0, 3)];
+    const int p = format == PixelFormat::GRAY8 ? 0 : in(gen, 1, 2);
+    const int scale = format == PixelFormat::GRAY8 ? 1 : 2;
+    Image image(format, w * scale, h * scale, in(gen, 0, 40));
+    fill_vp9(image, gen, pp);
+    expect_plane_matches(t, image, 0, pp);
+    expect_plane_matches(t, image, p, pp);
+    if (HasFailure()) return;
+  }
+}
+
+// Every filter level with every sharpness and block size.
+TEST_P(DeblockSimd, Vp9EveryPlaneParameter) {
+  const Tables t;
+  std::mt19937 gen = test::rng(12);
+  for (int level = 0; level <= 63; level++)
+    for (int sharpness = 0; sharpness <= 7; sharpness++)
+      for (int block : kBlockSizes) {
+        const DeblockPlaneParams pp = deblock_plane_params(
+            vp9_params(level, sharpness, block), false, false);
+        Image image(PixelFormat::GRAY8, in(gen, 20, 70), in(gen, 20, 50),
+                    in(gen, 0, 3));
+        fill_vp9(image, gen, pp);
+        expect_plane_matches(t, image, 0, pp);
+        if (HasFailure()) return;
+      }
+}
+
+// deblock_frame on every pixel format, odd sizes from 1x1.
+TEST_P(DeblockSimd, Vp9EveryFormat) {
+  const Tables t;
+  std::mt19937 gen = test::rng(13);
+  for (int i = 0; i < 140; i++) {
+    const DeblockParams params =
+        vp9_params(in(gen, 0, 63), in(gen, 0, 7), kBlockSizes[i % 3]);
+    const PixelFormat format = kAllPixelFormats[i % 7];
+    Image input(format, in(gen, 1, 90), in(gen, 1, 60), in(gen, 0, 5));
+    fill_vp9(input, gen, deblock_plane_params(params, false, false));
+    Image expected = input, actual = input;
+    deblock_frame(t.ref, expected.frame(), params);
+    deblock_frame(t.simd, actual.frame(), params);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << pixel_format_name(format) << " " << input.width() << "x"
+        << input.height() << ", " << describe(params);
+    ASSERT_TRUE(test::guards_intact(actual)) << describe(params);
+  }
+}
+
+// Lines through one edge (the edge at 16 of 24-sample lines) covering every
+// (p0, q0) pair, the other samples near them: the 4-tap filter's saturating
+// arithmetic, and the wide filters where the neighbours are within 1.
+TEST_P(DeblockSimd, Vp9EveryP0Q0Pair) {
+  const Tables t;
+  std::mt19937 gen = test::rng(14);
+  constexpr int kLines = 256 * 256, kLength = 24;
+  std::vector<std::array<uint8_t, kLength>> lines(kLines);
+  for (int i = 0; i < kLines; i++) {
+    const int p0 = i & 255, q0 = i >> 8, spread = in(gen, 0, 1) ? 1 : 12;
+    for (int x = 0; x < kLength; x++) {
+      const int v = x < 16 ? p0 : q0;
+      const bool edge = x == 15 || x == 16;
+      lines[i][size_t(x)] = uint8_t(
+          edge ? v : std::clamp(v + in(gen, -spread, spread), 0, 255));
+    }
+  }
+  for (int block : {4, 8, 16})
+    for (int level : {63, 40, 9})
+      for (bool as_rows : {false, true}) {
+        const DeblockPlaneParams pp =
+            deblock_plane_params(vp9_params(level, 0, block), false, false);
+        const int w = as_rows ? kLength : kLines;
+        const int h = as_rows ? kLines : kLength;
+        Image image(PixelFormat::GRAY8, w, h, 1);
+        test::fill(image, [&](int, int x, int y) {
+          return as_rows ? lines[size_t(y)][size_t(x)]
+                         : lines[size_t(x)][size_t(y)];
+        });
+        const auto run = as_rows ? vertical : horizontal;
+        using namespace std::placeholders;
+        ASSERT_EQ(compare(t, image, 0, std::bind(run, _1, _2, pp)), "")
+            << describe(pp) << (as_rows ? ", rows" : ", columns");
+      }
+}
+
+TEST_P(DeblockSimd, Vp9SubRangesMatchWholePlane) {
+  const Tables t;
+  std::mt19937 gen = test::rng(15);
+  for (int iter = 0; iter < 80; iter++) {
+    const DeblockPlaneParams pp = random_vp9_plane_params(gen);
+    const bool nv12 = iter % 2;
+    const int w = in(gen, 1, 200), h = in(gen, 1, 120);
+    Image image(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
+                w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
+    fill_vp9(image, gen, pp);
+    const int p = nv12 ? in(gen, 1, 2) : 0;
+    Image expected = image, actual = image;
+    const Plane whole = expected.frame().planes[p];
+    vertical(t.ref, whole, pp);
+    horizontal(t.ref, whole, pp);
+    const Plane plane = actual.frame().planes[p];
+    for (auto [begin, end] : test::random_pieces(plane.height, gen))
+      t.simd.vertical_edges(plane, pp, begin, end);
+    for (auto [begin, end] : test::random_pieces(plane.width, gen))
+      t.simd.horizontal_edges(plane, pp, begin, end);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << plane.width << "x" << plane.height << " step " << plane.step << ", "
+        << describe(pp);
+    ASSERT_TRUE(test::guards_intact(actual));
+  }
+}
+
+TEST_P(DeblockSimd, Vp9TouchesNothingOutsideTheRows) {
+  const Tables t;
+  std::mt19937 gen = test::rng(16);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
+    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 5}, {40, 20}, {130, 37}})
+      for (int block : kBlockSizes)
+        for (test::GuardSide side :
+             {test::GuardSide::Before, test::GuardSide::After}) {
+          const DeblockParams params = vp9_params(40, 0, block);
+          Image want(format, w, h);
+          test::fill(want, [&](int, int x, int y) {
+            return uint8_t(100 + (x / block + y / block) % 2 * 6 + in(gen, 0, 1));
+          });
+          const test::GuardedFrame frame(want, side);
+          deblock_frame(t.ref, want.frame(), params);
+          deblock_frame(t.simd, frame.frame(), params);
+          Image got(format, w, h);
+          frame.copy_to(got);
+          ASSERT_EQ(test::first_difference(want, got), "")
+              << describe(params) << ", " << side;
+        }
+}
+
+// The benchmark's configuration: a full-HD I420 frame of flat blocks, so
+// that the wide filters run on every edge.
+TEST_P(DeblockSimd, Vp9FullHdFlatFrame) {
+  const Tables t;
+  std::mt19937 gen = test::rng(17);
+  Image input(PixelFormat::I420, 1920, 1080, 32);
+  for (int block : {8, 16}) {
+    test::fill(input, [&](int, int x, int y) {
+      return uint8_t(100 + (x / block + y / block) % 2 * 4 + in(gen, 0, 1));
+    });
+    const DeblockParams params = vp9_params(32, 0, block);
     Image expected = input, actual = input;
     deblock_frame(t.ref, expected.frame(), params);
     deblock_frame(t.simd, actual.frame(), params);
