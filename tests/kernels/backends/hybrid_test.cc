@@ -239,6 +239,34 @@ TEST_F(Hybrid, DeblockChainedEdgesAcrossBandEdges) {
       }
 }
 
+// mode=vp9: every block size (the filter width) and several levels, on flat
+// content (the wide filters) and random content, the band edges anywhere;
+// at block size 4 the edges chain across them.
+TEST_F(Hybrid, DeblockVp9EveryFormatSizeAndShare) {
+  std::mt19937 gen = test::rng(13);
+  int n = 0, changed = 0;
+  for (PixelFormat format : kAllPixelFormats)
+    for (Size size : kSizes)
+      for (int block : {4, 8, 16}) {
+        Image in(format, size.w, size.h, n % 6);
+        if (n++ % 3)
+          test::fill_near(in, gen, 40 + int(gen() % 170), 1 + n % 4);
+        else
+          test::fill_random(in, gen);
+        for (double share : kShares)
+          for (int level : {9, 40, 63}) {
+            DeblockParams p;
+            p.mode = DeblockMode::Vp9;
+            p.filter_level = level;
+            p.sharpness = n % 8;
+            p.block_size = block;
+            changed += expect_deblock(in, p, share);
+            if (HasFailure()) return;
+          }
+      }
+  EXPECT_GE(changed, 300);
+}
+
 // ------------------------------------------------------------------ 1080p
 
 TEST_F(Hybrid, FullHd) {
@@ -251,6 +279,13 @@ TEST_F(Hybrid, FullHd) {
       expect_cdef(src, {}, share, 0);
       expect_deblock(src, {.qp = 51, .bs = 4, .block_size = 4}, share);
       expect_deblock(src, {.qp = 45, .bs = 2, .block_size = 8}, share);
+      DeblockParams vp9;
+      vp9.mode = DeblockMode::Vp9;
+      vp9.filter_level = 32;
+      for (int block : {4, 16}) {
+        vp9.block_size = block;
+        expect_deblock(src, vp9, share);
+      }
       if (HasFailure()) return;
     }
   }
