@@ -47,12 +47,14 @@ constexpr int reach(Kind k) {
   return k == Kind::kVp9W16 ? 8 : is_chroma(k) ? 2 : 4;
 }
 
-// Filters that sum in 16 bits run half as many lanes as the others, in
-// vectors that promote to one full 16-bit vector.
+// The strong luma filter sums in 16 bits, so its lines run half as many lanes
+// as the others, in vectors that promote to one full 16-bit vector. (VP9's
+// wide filters split full vectors into such parts themselves.)
 template <Kind K>
-using LineTag = std::conditional_t<
-    K == Kind::kLumaStrong || K == Kind::kVp9W8 || K == Kind::kVp9W16,
-    hn::Rebind<uint8_t, hn::ScalableTag<int16_t>>, hn::ScalableTag<uint8_t>>;
+using LineTag =
+    std::conditional_t<K == Kind::kLumaStrong,
+                       hn::Rebind<uint8_t, hn::ScalableTag<int16_t>>,
+                       hn::ScalableTag<uint8_t>>;
 
 // A plane's thresholds; vectors are made where they are used (scalable
 // vectors cannot be members).
@@ -205,28 +207,70 @@ HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
   p1 = to_unsigned(hn::SaturatedAdd(ps1, g));
 }
 
-// The wide filter with n = N (3 or 7) of the lines whose q0 is at `q`: out[i]
-// (i = -N .. N-1) goes to out + (i + N) * Lanes(d). A running sum: from
-// out[i] to out[i + 1] the window gains s[min(i + 1 + N, N)] and s[i + 1]
-// (doubled from then on) and loses s[max(i - N, -N - 1)] and s[i].
+// The sums of VP9's wide filter with n = N (3 or 7) over the lines whose q0
+// is at `q`, in 16 bits: sum(i) (i = -N .. N-1) is out[i] before the shift,
+// calls in increasing i. A running sum: from out[i] to out[i + 1] the window
+// gains s[min(i + 1 + N, N)] and s[i + 1] (doubled from then on) and loses
+// s[max(i - N, -N - 1)] and s[i].
+template <int N, class D8>
+class WideSums {
+ public:
+  static constexpr int kShift = N == 3 ? 3 : 4;
+  using DW = hn::Rebind<int16_t, D8>;
+
+  WideSums(const uint8_t* q, ptrdiff_t pitch) : q_(q), pitch_(pitch) {}
+
+  hn::VFromD<DW> first() const {
+    const DW dw;
+    auto sum = hn::Add(hn::Mul(s(-N - 1), hn::Set(dw, N)),
+                       hn::Add(hn::Add(s(-N), s(-N)),
+                               hn::Set(dw, 1 << (kShift - 1))));
+    for (int t = -N + 1; t <= 0; t++) sum = hn::Add(sum, s(t));
+    return sum;
+  }
+  hn::VFromD<DW> next(hn::VFromD<DW> sum, int i) const {
+    return hn::Add(sum, hn::Sub(hn::Add(s(std::min(i + 1 + N, N)), s(i + 1)),
+                                hn::Add(s(std::max(i - N, -N - 1)), s(i))));
+  }
+  hn::VFromD<D8> out(hn::VFromD<DW> sum) const {
+    return hn::DemoteTo(D8(), hn::ShiftRight<kShift>(sum));
+  }
+
+ private:
+  hn::VFromD<DW> s(int i) const {
+    return hn::PromoteTo(DW(), hn::LoadU(D8(), q_ + i * pitch_));
+  }
+  const uint8_t* q_;
+  ptrdiff_t pitch_;
+};
+
+// VP9's wide filter with n = N of the lines whose q0 is at `q`: out[i]
+// (i = -N .. N-1) goes to out + (i + N) * Lanes(d), one full vector each
+// (stored whole, so that loading it whole forwards from the store). Each half
+// of the lanes sums in one full 16-bit vector.
 template <int N, class D>
 HWY_INLINE void vp9_wide(D d, const uint8_t* q, ptrdiff_t pitch, uint8_t* out) {
-  const hn::Rebind<int16_t, D> dw;
-  constexpr int kShift = N == 3 ? 3 : 4;
-  const auto s = [&](int i) {
-    return hn::PromoteTo(dw, hn::LoadU(d, q + i * pitch));
-  };
-  auto sum = hn::Add(hn::Mul(s(-N - 1), hn::Set(dw, N)),
-                     hn::Add(hn::Add(s(-N), s(-N)), hn::Set(dw, 1 << (kShift - 1))));
-  for (int t = -N + 1; t <= 0; t++) sum = hn::Add(sum, s(t));
   const size_t n = hn::Lanes(d);
+#if HWY_TARGET == HWY_SCALAR
+  const WideSums<N, D> one(q, pitch);
+  auto sum = one.first();
   for (int i = -N; i < N; i++) {
-    hn::StoreU(hn::DemoteTo(d, hn::ShiftRight<kShift>(sum)), d,
-               out + size_t(i + N) * n);
-    if (i + 1 < N)
-      sum = hn::Add(sum, hn::Sub(hn::Add(s(std::min(i + 1 + N, N)), s(i + 1)),
-                                 hn::Add(s(std::max(i - N, -N - 1)), s(i))));
+    hn::StoreU(one.out(sum), d, out + size_t(i + N) * n);
+    if (i + 1 < N) sum = one.next(sum, i);
   }
+#else
+  const hn::Half<D> dh;
+  const WideSums<N, hn::Half<D>> lo(q, pitch), hi(q + hn::Lanes(dh), pitch);
+  auto sum_lo = lo.first(), sum_hi = hi.first();
+  for (int i = -N; i < N; i++) {
+    hn::StoreU(hn::Combine(d, hi.out(sum_hi), lo.out(sum_lo)), d,
+               out + size_t(i + N) * n);
+    if (i + 1 < N) {
+      sum_lo = lo.next(sum_lo, i);
+      sum_hi = hi.next(sum_hi, i);
+    }
+  }
+#endif
 }
 
 // Filters the VP9 edge whose q0 line is at `q` (as filter_edge below).
