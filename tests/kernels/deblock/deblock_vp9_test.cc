@@ -17,12 +17,8 @@ using namespace deblock_test;
 using Samples = std::vector<int>;
 
 DeblockPlaneParams vp9_params(int block, int level, int sharpness = 0) {
-  DeblockParams p;
-  p.mode = DeblockMode::Vp9;
-  p.block_size = block;
-  p.filter_level = level;
-  p.sharpness = sharpness;
-  return deblock_plane_params(p, false, false);
+  return deblock_plane_params(test::vp9_params(level, sharpness, block), false,
+                              false);
 }
 
 // The line as one row (pass 1) or one column (pass 2) of a plane.
@@ -230,9 +226,7 @@ TEST(DeblockVp9, ThresholdsEveryLevelAndSharpness) {
 }
 
 TEST(DeblockVp9, LevelZeroIsANoop) {
-  DeblockParams p;
-  p.mode = DeblockMode::Vp9;
-  p.filter_level = 0;
+  DeblockParams p = test::vp9_params(0, 0, 8);
   EXPECT_TRUE(deblock_is_noop(p, true));
   p.filter_level = 1;
   EXPECT_FALSE(deblock_is_noop(p, true));
@@ -244,8 +238,7 @@ TEST(DeblockVp9, LevelZeroIsANoop) {
 }
 
 TEST(DeblockVp9, ParameterRanges) {
-  DeblockParams p;
-  p.mode = DeblockMode::Vp9;
+  DeblockParams p = test::vp9_params(10, 0, 8);
   EXPECT_TRUE(deblock_params_valid(p));
   for (auto [level, sharpness, valid] :
        {std::tuple{63, 7, true}, {0, 0, true}, {64, 0, false},

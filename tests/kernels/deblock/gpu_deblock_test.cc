@@ -373,29 +373,49 @@ TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
 
 // ------------------------------------------------------------- zero-copy
 
-TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
-  std::mt19937 gen = test::rng(10);
+// Each of the zero-copy cases in a GpuBuffer, its padding blocky, filtered
+// with settings(block) and content from fill(image, block) at every block
+// size: in place, bit-exact, padding untouched, nothing staged that the
+// case leaves in place.
+void expect_zero_copy(GpuBackend& gpu,
+                      const std::function<DeblockParams(int)>& settings,
+                      const std::function<void(Image&, int)>& fill) {
   for (const test::ZeroCopyCase& c : test::kZeroCopyCases)
     for (int block : kBlockSizes) {
       Image image(c.format, c.width, c.height, c.padding);
-      test::fill_blocky(image, gen, block, 128, 15);
+      fill(image, block);
       fill_padding_blocky(image);
-      const DeblockParams p{45, 0, 0, 0, block == 4 ? 4 : block / 4, block};
+      const DeblockParams p = settings(block);
       SCOPED_TRACE(describe(image, p));
       const Image want = reference(image, p);
       ASSERT_FALSE(want.same_samples(image));
 
-      test::GpuImage g = test::copy_to_gpu(*gpu, image);
+      test::GpuImage g = test::copy_to_gpu(gpu, image);
       ASSERT_TRUE(g.buffer);
-      const Status s = gpu->deblock(g.frame, p);
+      const Status s = gpu.deblock(g.frame, p);
       ASSERT_TRUE(s) << s.message();
       test::copy_from_gpu(g, image);
       EXPECT_EQ(test::first_difference(want, image), "");
       EXPECT_TRUE(image.bytes() == want.bytes()) << "padding changed";
-      const GpuFrameStats& st = gpu->last_frame_stats();
+      // The VP9 filter at block size 16 has no edge in these cases' chroma
+      // (20 or fewer samples: x + 8 <= 20 fails), which is left alone.
+      if (p.mode == DeblockMode::Vp9 && block == 16) continue;
+      const GpuFrameStats& st = gpu.last_frame_stats();
       EXPECT_EQ(st.zero_copy_groups, c.in_place_outputs);
       EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
     }
+}
+
+TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
+  std::mt19937 gen = test::rng(10);
+  expect_zero_copy(
+      *gpu,
+      [](int block) {
+        return DeblockParams{45, 0, 0, 0, block == 4 ? 4 : block / 4, block};
+      },
+      [&](Image& image, int block) {
+        test::fill_blocky(image, gen, block, 128, 15);
+      });
 }
 
 // ------------------------------------------------- skipped planes, errors
@@ -435,14 +455,7 @@ TEST_F(GpuDeblock, InactivePlanesAreSkipped) {
 
 // ------------------------------------------------------------- mode=vp9
 
-DeblockParams vp9(int level, int sharpness, int block) {
-  DeblockParams p;
-  p.mode = DeblockMode::Vp9;
-  p.filter_level = level;
-  p.sharpness = sharpness;
-  p.block_size = block;
-  return p;
-}
+using test::vp9_params;
 
 // Flat blocks (+-1 noise, so that the wide filters run) `jump` apart.
 void fill_flat_blocks(Image& image, std::mt19937& gen, int block, int jump) {
@@ -461,7 +474,7 @@ TEST_F(GpuDeblock, Vp9EveryFormatBlockSizeAndLevel) {
     for (PixelFormat format : kAllPixelFormats)
       for (int block : kBlockSizes)
         for (int level : {1, 9, 30, 63}) {
-          const DeblockParams p = vp9(level, i % 8, block);
+          const DeblockParams p = vp9_params(level, i % 8, block);
           Image image(format, w, h, ++i % 6);
           if (i % 2)
             fill_any(image, gen, block);
@@ -479,7 +492,7 @@ TEST_F(GpuDeblock, Vp9EveryLevelAndSharpness) {
   int changed = 0;
   for (int level = 0; level <= 63; level++)
     for (int sharpness = 0; sharpness <= 7; sharpness++) {
-      const DeblockParams p = vp9(level, sharpness, kBlockSizes[level % 3]);
+      const DeblockParams p = vp9_params(level, sharpness, kBlockSizes[level % 3]);
       Image image(PixelFormat::GRAY8, 20, 18, 1);
       test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
       changed += expect_exact(image, p);
@@ -493,7 +506,7 @@ TEST_F(GpuDeblock, Vp9EveryLevelAndSharpness) {
 TEST_F(GpuDeblock, Vp9OverlappingEdgesFollowTheEdgeOrder) {
   const int in[12] = {100, 100, 100, 100, 110, 110, 117, 117, 120, 120, 120, 120};
   const int out[12] = {100, 100, 102, 104, 106, 108, 117, 117, 120, 120, 120, 120};
-  expect_row_and_column(*gpu, in, out, vp9(8, 0, 4), 1, 3);
+  expect_row_and_column(*gpu, in, out, vp9_params(8, 0, 4), 1, 3);
 }
 
 TEST_F(GpuDeblock, Vp9FullHdFlat) {
@@ -502,29 +515,16 @@ TEST_F(GpuDeblock, Vp9FullHdFlat) {
     for (int block : kBlockSizes) {
       Image image(format, 1920, 1080);
       fill_flat_blocks(image, gen, block, 4);
-      EXPECT_TRUE(expect_exact(image, vp9(32, 0, block)));
+      EXPECT_TRUE(expect_exact(image, vp9_params(32, 0, block)));
       if (HasFailure()) return;
     }
 }
 
 TEST_F(GpuDeblock, Vp9FramesInGpuBuffersAreFilteredInPlace) {
   std::mt19937 gen = test::rng(24);
-  for (const test::ZeroCopyCase& c : test::kZeroCopyCases)
-    for (int block : kBlockSizes) {
-      Image image(c.format, c.width, c.height, c.padding);
-      fill_flat_blocks(image, gen, block, 6);
-      fill_padding_blocky(image);
-      const DeblockParams p = vp9(20, 0, block);
-      SCOPED_TRACE(describe(image, p));
-      const Image want = reference(image, p);
-      test::GpuImage g = test::copy_to_gpu(*gpu, image);
-      ASSERT_TRUE(g.buffer);
-      const Status s = gpu->deblock(g.frame, p);
-      ASSERT_TRUE(s) << s.message();
-      test::copy_from_gpu(g, image);
-      EXPECT_EQ(test::first_difference(want, image), "");
-      EXPECT_TRUE(image.bytes() == want.bytes()) << "padding changed";
-    }
+  expect_zero_copy(
+      *gpu, [](int block) { return vp9_params(20, 0, block); },
+      [&](Image& image, int block) { fill_flat_blocks(image, gen, block, 6); });
 }
 
 // Level 0 stages nothing; 12x12 luma has an edge at block size 8 (8 + 4 <=
@@ -533,22 +533,22 @@ TEST_F(GpuDeblock, Vp9InactivePlanesAreSkipped) {
   std::mt19937 gen = test::rng(25);
   Image image(PixelFormat::I420, 40, 24, 3);
   fill_flat_blocks(image, gen, 8, 6);
-  expect_exact(image, vp9(0, 0, 8));
+  expect_exact(image, vp9_params(0, 0, 8));
   EXPECT_EQ(gpu->last_frame_stats().staged_groups, 0);
   Image small(PixelFormat::GRAY8, 12, 12, 1);
   fill_flat_blocks(small, gen, 8, 6);
-  expect_exact(small, vp9(30, 0, 16));
+  expect_exact(small, vp9_params(30, 0, 16));
   EXPECT_EQ(gpu->last_frame_stats().staged_groups, 0);
-  expect_exact(small, vp9(30, 0, 8));
+  expect_exact(small, vp9_params(30, 0, 8));
   EXPECT_EQ(gpu->last_frame_stats().staged_groups, 1);
 }
 
 TEST_F(GpuDeblock, Vp9RejectsBadParameters) {
   Image image(PixelFormat::I420, 16, 8);
-  EXPECT_FALSE(gpu->deblock(image.frame(), vp9(64, 0, 8)));
-  EXPECT_FALSE(gpu->deblock(image.frame(), vp9(10, 8, 8)));
-  EXPECT_FALSE(gpu->deblock(image.frame(), vp9(10, 0, 12)));
-  EXPECT_TRUE(gpu->deblock(image.frame(), vp9(10, 7, 16)));
+  EXPECT_FALSE(gpu->deblock(image.frame(), vp9_params(64, 0, 8)));
+  EXPECT_FALSE(gpu->deblock(image.frame(), vp9_params(10, 8, 8)));
+  EXPECT_FALSE(gpu->deblock(image.frame(), vp9_params(10, 0, 12)));
+  EXPECT_TRUE(gpu->deblock(image.frame(), vp9_params(10, 7, 16)));
 }
 
 TEST_F(GpuDeblock, RejectsBadParameters) {
