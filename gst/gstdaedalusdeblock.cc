@@ -176,17 +176,20 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   g_object_class_install_property (gobject_class, PROP_QP,
       g_param_spec_int ("qp", "QP",
           "Quantiser the content was coded with (H.264 QP); higher filters "
-          "harder, below 16 (with no offsets) nothing is filtered (mode=h264; ignored in mode=vp9)",
+          "harder, below 16 (with no offsets) nothing is filtered (mode=h264; "
+          "ignored in mode=vp9)",
           0, 51, DEFAULT_PROP_QP, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ALPHA_OFFSET,
       g_param_spec_int ("alpha-offset", "Alpha offset",
           "Added to qp to look up alpha and tc0 (H.264 FilterOffsetA); "
-          "positive filters steeper edges and changes samples more (mode=h264; ignored in mode=vp9)",
+          "positive filters steeper edges and changes samples more (mode=h264; "
+          "ignored in mode=vp9)",
           -12, 12, DEFAULT_PROP_ALPHA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BETA_OFFSET,
       g_param_spec_int ("beta-offset", "Beta offset",
           "Added to qp to look up beta (H.264 FilterOffsetB); positive "
-          "filters edges with more texture beside them (mode=h264; ignored in mode=vp9)",
+          "filters edges with more texture beside them (mode=h264; ignored "
+          "in mode=vp9)",
           -12, 12, DEFAULT_PROP_BETA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_CHROMA_QP_OFFSET,
       g_param_spec_int ("chroma-qp-offset", "Chroma QP offset",
@@ -196,7 +199,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   g_object_class_install_property (gobject_class, PROP_BS,
       g_param_spec_int ("bs", "Boundary strength",
           "Boundary strength of every edge: 1-3 the normal filter, clipped "
-          "harder the lower it is; 4 the strong (intra) filter (mode=h264; ignored in mode=vp9)",
+          "harder the lower it is; 4 the strong (intra) filter (mode=h264; "
+          "ignored in mode=vp9)",
           1, 4, DEFAULT_PROP_BS, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_enum ("block-size", "Block size",

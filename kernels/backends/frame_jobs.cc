@@ -23,7 +23,8 @@ FrameJob deblock_job(const DeblockParams& params) {
   if (params.mode == DeblockMode::Vp9)
     job.cost_key = "mode=vp9 " + grid;
   else
-    job.cost_key = grid + (params.bs == 4 ? " filter=strong" : " filter=normal");
+    job.cost_key =
+        grid + (params.bs == 4 ? " filter=strong" : " filter=normal");
   job.in_place = true;
   job.run = [params](Backend& b, const Frame& dst, const ConstFrame&) {
     return b.deblock(dst, params);

@@ -112,7 +112,9 @@ const NoopCase kNoopCases[] = {
      false},
     // ...and mode=h264 ignores filter-level.
     {"filter-level=0", {}, "GRAY8", false},
-    {"mode=h264 qp=0 filter-level=63", {.qp = 0, .filter_level = 63}, "Y444",
+    {"mode=h264 qp=0 filter-level=63",
+     {.qp = 0, .filter_level = 63},
+     "Y444",
      true},
 };
 

@@ -22,7 +22,8 @@ const ElementSpec kSpec = {
     .numeric = {{"filter-level", 0, 63, 10, true},
                 {"sharpness", 0, 7, 0, true}},
     .enums = {{"mode", {"h264", "vp9"}, "h264", {2, 7}}},
-    .controlled = {"filter-level", "mode=vp9 sharpness=1 block-size=8",
+    .controlled = {"filter-level",
+                   "mode=vp9 sharpness=1 block-size=8",
                    {0, 20, 63},
                    [](double level) {
                      return deblock_with(vp9(int(level), 1, 8));
@@ -35,7 +36,7 @@ Suite* daedalusdeblock_vp9_suite() { return element_suite(&kSpec); }
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(argc, argv,
-                                      daedalus::gsttest::daedalusdeblock_vp9_suite,
-                                      "daedalusdeblock");
+  return daedalus::gsttest::run_suite(
+      argc, argv, daedalus::gsttest::daedalusdeblock_vp9_suite,
+      "daedalusdeblock");
 }

@@ -97,8 +97,8 @@ std::vector<Workload> workloads() {
       for (int p = 0; p < f.num_planes; p++)
         for (int y = 0; y < f.planes[p].height; y++)
           for (int x = 0; x < f.planes[p].width; x++)
-            f.planes[p].at(x, y) = uint8_t(
-                120 + (x / block + y / block) % 2 * 4 + noise(gen));
+            f.planes[p].at(x, y) =
+                uint8_t(120 + (x / block + y / block) % 2 * 4 + noise(gen));
     };
   };
   std::vector<Workload> list = {
@@ -113,8 +113,10 @@ std::vector<Workload> workloads() {
     vp9.block_size = block;
     deblock.block_size = block;
     const std::string size = std::to_string(block);
-    list.push_back({"deblock-vp9-" + size, deblock_job(vp9), flat_blocks(block)});
-    list.push_back({"deblock-h264-" + size, deblock_job(deblock), flat_blocks(block)});
+    list.push_back(
+        {"deblock-vp9-" + size, deblock_job(vp9), flat_blocks(block)});
+    list.push_back(
+        {"deblock-h264-" + size, deblock_job(deblock), flat_blocks(block)});
   }
   return list;
 }

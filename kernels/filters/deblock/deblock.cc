@@ -51,7 +51,8 @@ int h264_chroma_qp(int q) { return q < 30 ? q : kH264ChromaQp[q - 30]; }
 
 bool deblock_params_valid(const DeblockParams& params) {
   auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
-  return (params.mode == DeblockMode::H264 || params.mode == DeblockMode::Vp9) &&
+  return (params.mode == DeblockMode::H264 ||
+          params.mode == DeblockMode::Vp9) &&
          in(params.filter_level, 0, 63) && in(params.sharpness, 0, 7) &&
          in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
          in(params.beta_offset, -12, 12) &&

@@ -69,7 +69,8 @@ struct Limits {
         blimit1(uint8_t(pp.vp9.blimit + 1)),
         thresh(uint8_t(pp.vp9.thresh)) {}
   uint8_t alpha, beta, tc0, tc_chroma, near_alpha;
-  uint8_t limit1, blimit1, thresh;  // mode=vp9; limit + 1 <= 64, blimit + 1 <= 194
+  // mode=vp9: limit + 1 <= 64, blimit + 1 <= 194.
+  uint8_t limit1, blimit1, thresh;
 };
 
 template <class V>
@@ -222,9 +223,9 @@ class WideSums {
 
   hn::VFromD<DW> first() const {
     const DW dw;
-    auto sum = hn::Add(hn::Mul(s(-N - 1), hn::Set(dw, N)),
-                       hn::Add(hn::Add(s(-N), s(-N)),
-                               hn::Set(dw, 1 << (kShift - 1))));
+    auto sum =
+        hn::Add(hn::Mul(s(-N - 1), hn::Set(dw, N)),
+                hn::Add(hn::Add(s(-N), s(-N)), hn::Set(dw, 1 << (kShift - 1))));
     for (int t = -N + 1; t <= 0; t++) sum = hn::Add(sum, s(t));
     return sum;
   }

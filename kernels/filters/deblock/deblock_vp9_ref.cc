@@ -55,7 +55,8 @@ void wide_filter(const Line& l, int n, int out[16]) {
 
 }  // namespace
 
-void vp9_filter_edge_ref(uint8_t* q, ptrdiff_t d, const DeblockPlaneParams& pp) {
+void vp9_filter_edge_ref(uint8_t* q, ptrdiff_t d,
+                         const DeblockPlaneParams& pp) {
   const int wd = pp.block_size, reach = deblock_edge_reach(pp);
   const Vp9Thresholds& t = pp.vp9;
   Line l = {};
@@ -71,7 +72,7 @@ void vp9_filter_edge_ref(uint8_t* q, ptrdiff_t d, const DeblockPlaneParams& pp) 
   if (!mask) return;
   const bool hev = std::abs(l.s(-2) - l.s(-1)) > t.thresh ||
                    std::abs(l.s(1) - l.s(0)) > t.thresh;
-  static const int kFlat[][2] = {{-2, -1}, {1, 0}, {-3, -1},
+  static const int kFlat[][2] = {{-2, -1}, {1, 0},   {-3, -1},
                                  {2, 0},   {-4, -1}, {3, 0}};
   const bool flat = wd >= 8 && all_within(l, kFlat, 1);
   static const int kFlat2[][2] = {{-5, -1}, {-6, -1}, {-7, -1}, {-8, -1},

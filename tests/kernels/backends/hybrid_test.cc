@@ -88,12 +88,12 @@ class Hybrid : public test::GpuTest {
 
   // Returns whether the reference changed the frame.
   bool expect_deblock(const Image& in, const DeblockParams& p, double share) {
-    SCOPED_TRACE(describe(in, share) +
-                 (p.mode == DeblockMode::Vp9
-                      ? " vp9 level " + std::to_string(p.filter_level)
-                      : " qp " + std::to_string(p.qp) + " bs " +
-                            std::to_string(p.bs)) +
-                 " block " + std::to_string(p.block_size));
+    SCOPED_TRACE(
+        describe(in, share) +
+        (p.mode == DeblockMode::Vp9
+             ? " vp9 level " + std::to_string(p.filter_level)
+             : " qp " + std::to_string(p.qp) + " bs " + std::to_string(p.bs)) +
+        " block " + std::to_string(p.block_size));
     const Image want = test::reference_output(in, deblock_job(p));
     Image got = in;
     hybrid->set_gpu_share(share);
@@ -107,9 +107,9 @@ class Hybrid : public test::GpuTest {
   // Every format, size and block size, on near-flat (1 + n % 4 either side
   // of a level) and random content, with each of settings(n, block) at every
   // share; returns how many frames the reference changed.
-  int deblock_sweep(uint32_t salt,
-                    const std::function<std::vector<DeblockParams>(int, int)>&
-                        settings) {
+  int deblock_sweep(
+      uint32_t salt,
+      const std::function<std::vector<DeblockParams>(int, int)>& settings) {
     std::mt19937 gen = test::rng(salt);
     int n = 0, changed = 0;
     for (PixelFormat format : kAllPixelFormats)

@@ -180,9 +180,9 @@ void expect_plane_matches(const Tables& t, const Image& image, int p,
 
 // Any plane parameters deblock_plane_params can give mode=vp9, level 0 too.
 DeblockPlaneParams random_vp9_plane_params(std::mt19937& gen) {
-  return deblock_plane_params(
-      test::vp9_params(in(gen, 0, 63), in(gen, 0, 7), kBlockSizes[in(gen, 0, 2)]),
-      false, false);
+  return deblock_plane_params(test::vp9_params(in(gen, 0, 63), in(gen, 0, 7),
+                                               kBlockSizes[in(gen, 0, 2)]),
+                              false, false);
 }
 
 // Flat-heavy content: blocks of one level with +-1 noise (flat, and flat2
@@ -193,7 +193,8 @@ void fill_vp9_thresholds(Image& image, std::mt19937& gen,
                          const DeblockPlaneParams& pp) {
   const Vp9Thresholds& t = pp.vp9;
   const int half = t.blimit / 2;
-  const int steps[] = {0, 1, 2, 3, half - 1, half, half + 1, -half, -(half + 1)};
+  const int steps[] = {0,    1,        2,     3,          half - 1,
+                       half, half + 1, -half, -(half + 1)};
   const int offs[] = {t.limit, t.limit + 1, t.thresh, t.thresh + 1, 2};
   const int base = std::array{0, 128, 255, 60}[in(gen, 0, 3)];
   const int noise = in(gen, 0, 2);
@@ -202,7 +203,8 @@ void fill_vp9_thresholds(Image& image, std::mt19937& gen,
   test::fill(image, [&](int, int x, int y) {
     const int block = (x / pp.block_size * 7 + y / pp.block_size * 3) % 64;
     int v = base + block_steps[size_t(block)] + in(gen, 0, noise);
-    if (in(gen, 0, 15) == 0) v += offs[in(gen, 0, 4)] * (in(gen, 0, 1) ? 1 : -1);
+    if (in(gen, 0, 15) == 0)
+      v += offs[in(gen, 0, 4)] * (in(gen, 0, 1) ? 1 : -1);
     return uint8_t(std::clamp(v, 0, 255));
   });
 }
@@ -249,8 +251,9 @@ void check_random_planes(const Draws& draws, uint32_t salt) {
 
 // deblock_frame with each of `cases` on a frame of every pixel format in
 // turn, odd sizes from 1x1.
-void check_frames(const std::vector<DeblockParams>& cases, std::mt19937& gen,
-                  const std::function<void(Image&, const DeblockParams&)>& fill) {
+void check_frames(
+    const std::vector<DeblockParams>& cases, std::mt19937& gen,
+    const std::function<void(Image&, const DeblockParams&)>& fill) {
   const Tables t;
   for (size_t i = 0; i < cases.size(); i++) {
     const DeblockParams& params = cases[i];
@@ -433,13 +436,14 @@ TEST_P(DeblockSimd, EveryP0Q0Pair) {
                 uint8_t(q0),  near(q0, 18), near(q0, 20), near(q0, 30)};
   }
   check_lines(lines, {
-      test::plane_params(255, 18, 25, 3, false, 4),  // widest tc: 25 + 2
-      test::plane_params(255, 18, 0, 1, false, 4),
-      test::plane_params(101, 14, 9, 2, false, 4),
-      test::plane_params(255, 18, 25, 3, true, 4),
-      test::plane_params(255, 18, 0, 4, false, 4),
-      test::plane_params(203, 17, 0, 4, true, 4),
-  });
+                         test::plane_params(255, 18, 25, 3, false,
+                                            4),  // widest tc: 25 + 2
+                         test::plane_params(255, 18, 0, 1, false, 4),
+                         test::plane_params(101, 14, 9, 2, false, 4),
+                         test::plane_params(255, 18, 25, 3, true, 4),
+                         test::plane_params(255, 18, 0, 4, false, 4),
+                         test::plane_params(203, 17, 0, 4, true, 4),
+                     });
 }
 
 TEST_P(DeblockSimd, SubRangesMatchWholePlane) { check_sub_ranges(kH264, 5); }
@@ -532,15 +536,15 @@ TEST_P(DeblockSimd, Vp9EveryP0Q0Pair) {
     for (int x = 0; x < 24; x++) {
       const int v = x < 16 ? p0 : q0;
       const bool edge = x == 15 || x == 16;
-      lines[i].push_back(uint8_t(
-          edge ? v : std::clamp(v + in(gen, -spread, spread), 0, 255)));
+      lines[i].push_back(
+          uint8_t(edge ? v : std::clamp(v + in(gen, -spread, spread), 0, 255)));
     }
   }
   std::vector<DeblockPlaneParams> cases;
   for (int block : kBlockSizes)
     for (int level : {63, 40, 9})
-      cases.push_back(
-          deblock_plane_params(test::vp9_params(level, 0, block), false, false));
+      cases.push_back(deblock_plane_params(test::vp9_params(level, 0, block),
+                                           false, false));
   check_lines(lines, cases);
 }
 
@@ -561,13 +565,13 @@ TEST_P(DeblockSimd, Vp9TouchesNothingOutsideTheRows) {
 // that the wide filters run on every edge.
 TEST_P(DeblockSimd, Vp9FullHdFlatFrame) {
   std::mt19937 gen = test::rng(17);
-  check_full_hd({test::vp9_params(32, 0, 8), test::vp9_params(32, 0, 16)},
-                [&](Image& image, int block) {
-                  test::fill(image, [&](int, int x, int y) {
-                    return uint8_t(100 + (x / block + y / block) % 2 * 4 +
-                                   in(gen, 0, 1));
-                  });
-                });
+  check_full_hd(
+      {test::vp9_params(32, 0, 8), test::vp9_params(32, 0, 16)},
+      [&](Image& image, int block) {
+        test::fill(image, [&](int, int x, int y) {
+          return uint8_t(100 + (x / block + y / block) % 2 * 4 + in(gen, 0, 1));
+        });
+      });
 }
 
 }  // namespace

@@ -177,7 +177,9 @@ TEST(DeblockVp9, Filter4AndMaskBoundaries) {
   expect_cases(kFilter4Cases, std::size(kFilter4Cases));
 }
 
-TEST(DeblockVp9, Filter8) { expect_cases(kFilter8Cases, std::size(kFilter8Cases)); }
+TEST(DeblockVp9, Filter8) {
+  expect_cases(kFilter8Cases, std::size(kFilter8Cases));
+}
 
 TEST(DeblockVp9, Filter16) {
   expect_cases(kFilter16Cases, std::size(kFilter16Cases));
@@ -240,9 +242,12 @@ TEST(DeblockVp9, LevelZeroIsANoop) {
 TEST(DeblockVp9, ParameterRanges) {
   DeblockParams p = test::vp9_params(10, 0, 8);
   EXPECT_TRUE(deblock_params_valid(p));
-  for (auto [level, sharpness, valid] :
-       {std::tuple{63, 7, true}, {0, 0, true}, {64, 0, false},
-        {-1, 0, false}, {10, 8, false}, {10, -1, false}}) {
+  for (auto [level, sharpness, valid] : {std::tuple{63, 7, true},
+                                         {0, 0, true},
+                                         {64, 0, false},
+                                         {-1, 0, false},
+                                         {10, 8, false},
+                                         {10, -1, false}}) {
     p.filter_level = level;
     p.sharpness = sharpness;
     EXPECT_EQ(deblock_params_valid(p), valid) << level << "/" << sharpness;
@@ -272,8 +277,10 @@ TEST(DeblockVp9, EdgesNextToThePlaneBorder) {
 // wrote (106, 108). Its |p2-p1| is then |108 - 117| = 9 > limit, so it is
 // left alone; on the unfiltered line (|110 - 117| = 7) it would filter.
 TEST(DeblockVp9, OverlappingEdgesAtBlockSize4) {
-  const Samples in = {100, 100, 100, 100, 110, 110, 117, 117, 120, 120, 120, 120};
-  const Samples out = {100, 100, 102, 104, 106, 108, 117, 117, 120, 120, 120, 120};
+  const Samples in = {100, 100, 100, 100, 110, 110,
+                      117, 117, 120, 120, 120, 120};
+  const Samples out = {100, 100, 102, 104, 106, 108,
+                       117, 117, 120, 120, 120, 120};
   const DeblockPlaneParams pp = vp9_params(4, 8);
   EXPECT_EQ(filter_line(in, pp, true), out);
   EXPECT_EQ(filter_line(in, pp, false), out);

@@ -461,7 +461,8 @@ using test::vp9_params;
 void fill_flat_blocks(Image& image, std::mt19937& gen, int block, int jump) {
   const int base = int(gen() % (256 - jump));
   test::fill(image, [&](int, int x, int y) {
-    return uint8_t(base + ((x / block + y / block) % 2) * jump + int(gen() % 2));
+    return uint8_t(base + ((x / block + y / block) % 2) * jump +
+                   int(gen() % 2));
   });
 }
 
@@ -492,7 +493,8 @@ TEST_F(GpuDeblock, Vp9EveryLevelAndSharpness) {
   int changed = 0;
   for (int level = 0; level <= 63; level++)
     for (int sharpness = 0; sharpness <= 7; sharpness++) {
-      const DeblockParams p = vp9_params(level, sharpness, kBlockSizes[level % 3]);
+      const DeblockParams p =
+          vp9_params(level, sharpness, kBlockSizes[level % 3]);
       Image image(PixelFormat::GRAY8, 20, 18, 1);
       test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
       changed += expect_exact(image, p);
@@ -504,8 +506,10 @@ TEST_F(GpuDeblock, Vp9EveryLevelAndSharpness) {
 // The scalar test's OverlappingEdgesAtBlockSize4 (deblock_vp9_test.cc): the
 // edge at 8 reads the edge at 4's output and, there, is left alone.
 TEST_F(GpuDeblock, Vp9OverlappingEdgesFollowTheEdgeOrder) {
-  const int in[12] = {100, 100, 100, 100, 110, 110, 117, 117, 120, 120, 120, 120};
-  const int out[12] = {100, 100, 102, 104, 106, 108, 117, 117, 120, 120, 120, 120};
+  const int in[12] = {100, 100, 100, 100, 110, 110,
+                      117, 117, 120, 120, 120, 120};
+  const int out[12] = {100, 100, 102, 104, 106, 108,
+                       117, 117, 120, 120, 120, 120};
   expect_row_and_column(*gpu, in, out, vp9_params(8, 0, 4), 1, 3);
 }
 
