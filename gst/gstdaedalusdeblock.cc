@@ -13,13 +13,24 @@
  * SECTION:element-daedalusdeblock
  * @title: daedalusdeblock
  *
- * Removes blocking artefacts with the H.264 in-loop deblocking filter (ITU-T
- * H.264 clause 8.7.2), applied as a post-process. The edges of a regular grid,
- * every #GstDaedalusDeblock:block-size samples of each plane, are filtered the
- * way a decoder filters content coded at quantiser #GstDaedalusDeblock:qp with
- * boundary strength #GstDaedalusDeblock:bs: vertical edges first, then
- * horizontal ones. Luma and the chroma of 4:4:4 formats use the luma filter,
- * subsampled chroma the two-sample chroma filter.
+ * Removes blocking artefacts with an in-loop deblocking filter applied as a
+ * post-process: the edges of a regular grid, every
+ * #GstDaedalusDeblock:block-size samples of each plane, are filtered,
+ * vertical edges first, then horizontal ones. #GstDaedalusDeblock:mode
+ * chooses the filter:
+ *
+ * * `h264` (the default): the H.264 filter (ITU-T H.264 clause 8.7.2), the
+ *   way a decoder filters content coded at quantiser #GstDaedalusDeblock:qp
+ *   with boundary strength #GstDaedalusDeblock:bs. Luma and the chroma of
+ *   4:4:4 formats use the luma filter, subsampled chroma the two-sample
+ *   chroma filter.
+ * * `vp9`: the VP9 loop filter at #GstDaedalusDeblock:filter-level and
+ *   #GstDaedalusDeblock:sharpness, on every plane with the filter width
+ *   #GstDaedalusDeblock:block-size: on flat lines it smooths 7 (width 8) or
+ *   15 (width 16) samples across an edge, elsewhere 2 to 4.
+ *
+ * Each mode ignores the other's properties (qp, alpha-offset, beta-offset,
+ * chroma-qp-offset and bs are h264's; filter-level and sharpness vp9's).
  *
  * By default (#GstDaedalusDeblock:auto-strength) the element measures the
  * blocking in the stream and sets every other filter property itself:
@@ -29,9 +40,10 @@
  * property by hand turns that off.
  *
  * The filter works in place. While the settings cannot change any sample
- * (alpha or beta is 0 in every plane, e.g. qp below 16 with no offsets) the
- * element runs in passthrough. The strength properties are controllable and
- * follow each buffer's stream time.
+ * (h264: alpha or beta is 0 in every plane, e.g. qp below 16 with no
+ * offsets; vp9: filter-level 0) the element runs in passthrough. The
+ * strength properties are controllable and follow each buffer's stream
+ * time.
  *
  * ## Example launch lines
  * |[
@@ -40,6 +52,9 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12,width=1280,height=720 ! daedalusdeblock qp=40 bs=4 block-size=16 ! videoconvert ! autovideosink
  * ]| The strong (intra) filter on a 16-sample grid.
+ * |[
+ * gst-launch-1.0 filesrc location=in.avi ! decodebin ! videoconvert ! daedalusdeblock mode=vp9 filter-level=32 ! videoconvert ! autovideosink
+ * ]| The VP9 loop filter, 8 samples wide, on heavily compressed MPEG-4.
  */
 
 #include "gstdaedalusdeblock.h"
@@ -65,6 +80,9 @@ enum
   PROP_GRID_X,
   PROP_GRID_Y,
   PROP_AUTO_STRENGTH,
+  PROP_MODE,
+  PROP_FILTER_LEVEL,
+  PROP_SHARPNESS,
 };
 
 typedef enum {
@@ -84,7 +102,10 @@ static constexpr daedalus::DeblockParams kDefaults {};
 static_assert (DEFAULT_PROP_BLOCK_SIZE == kDefaults.block_size);
 #define DEFAULT_PROP_GRID_X kDefaults.grid_x
 #define DEFAULT_PROP_GRID_Y kDefaults.grid_y
-
+#define DEFAULT_PROP_MODE daedalus::DeblockMode::H264
+static_assert (DEFAULT_PROP_MODE == kDefaults.mode);
+#define DEFAULT_PROP_FILTER_LEVEL kDefaults.filter_level
+#define DEFAULT_PROP_SHARPNESS kDefaults.sharpness
 
 #define CONTROLLABLE_PARAM_FLAGS \
     ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
@@ -121,6 +142,24 @@ gst_daedalus_deblock_block_size_get_type (void)
   return type;
 }
 
+#define GST_TYPE_DAEDALUS_DEBLOCK_MODE (gst_daedalus_deblock_mode_get_type ())
+static GType
+gst_daedalus_deblock_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {int (daedalus::DeblockMode::H264), "H.264 deblocking filter", "h264"},
+    {int (daedalus::DeblockMode::Vp9), "VP9 loop filter", "vp9"},
+    {0, nullptr, nullptr},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDaedalusDeblockMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 G_DEFINE_TYPE (GstDaedalusDeblock, gst_daedalus_deblock,
     GST_TYPE_DAEDALUS_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (daedalusdeblock, "daedalusdeblock",
@@ -150,7 +189,7 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   GstDaedalusFilterClass *filter_class = GST_DAEDALUS_FILTER_CLASS (klass);
 
   GST_DEBUG_CATEGORY_INIT (gst_daedalus_deblock_debug, "daedalusdeblock", 0,
-      "H.264-style deblocking filter");
+      "H.264 and VP9 deblocking filters");
 
   gobject_class->set_property = gst_daedalus_deblock_set_property;
   gobject_class->get_property = gst_daedalus_deblock_get_property;
@@ -158,32 +197,37 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   g_object_class_install_property (gobject_class, PROP_QP,
       g_param_spec_int ("qp", "QP",
           "Quantiser the content was coded with (H.264 QP); higher filters "
-          "harder, below 16 (with no offsets) nothing is filtered",
+          "harder, below 16 (with no offsets) nothing is filtered (mode=h264; "
+          "ignored in mode=vp9)",
           0, 51, DEFAULT_PROP_QP, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ALPHA_OFFSET,
       g_param_spec_int ("alpha-offset", "Alpha offset",
           "Added to qp to look up alpha and tc0 (H.264 FilterOffsetA); "
-          "positive filters steeper edges and changes samples more",
+          "positive filters steeper edges and changes samples more (mode=h264; "
+          "ignored in mode=vp9)",
           -12, 12, DEFAULT_PROP_ALPHA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BETA_OFFSET,
       g_param_spec_int ("beta-offset", "Beta offset",
           "Added to qp to look up beta (H.264 FilterOffsetB); positive "
-          "filters edges with more texture beside them",
+          "filters edges with more texture beside them (mode=h264; ignored "
+          "in mode=vp9)",
           -12, 12, DEFAULT_PROP_BETA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_CHROMA_QP_OFFSET,
       g_param_spec_int ("chroma-qp-offset", "Chroma QP offset",
           "Added to qp for the chroma planes (H.264 chroma_qp_index_offset); "
-          "positive filters chroma harder",
+          "positive filters chroma harder (mode=h264; ignored in mode=vp9)",
           -12, 12, DEFAULT_PROP_CHROMA_QP_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BS,
       g_param_spec_int ("bs", "Boundary strength",
           "Boundary strength of every edge: 1-3 the normal filter, clipped "
-          "harder the lower it is; 4 the strong (intra) filter",
+          "harder the lower it is; 4 the strong (intra) filter (mode=h264; "
+          "ignored in mode=vp9)",
           1, 4, DEFAULT_PROP_BS, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_enum ("block-size", "Block size",
           "Distance between filtered edges, in samples of each plane "
-          "(the block size the content was coded with)",
+          "(the block size the content was coded with); in mode=vp9 also "
+          "the filter width",
           GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE, DEFAULT_PROP_BLOCK_SIZE,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
@@ -213,10 +257,28 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   gst_daedalus_filter_install_auto_strength (gobject_class,
       PROP_AUTO_STRENGTH);
 
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode",
+          "The filter: h264 (qp, alpha-offset, beta-offset, "
+          "chroma-qp-offset, bs) or vp9 (filter-level, sharpness)",
+          GST_TYPE_DAEDALUS_DEBLOCK_MODE, int (DEFAULT_PROP_MODE),
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
+  g_object_class_install_property (gobject_class, PROP_FILTER_LEVEL,
+      g_param_spec_int ("filter-level", "Filter level",
+          "VP9 filter_level: higher filters steeper edges with more texture "
+          "beside them; 0 filters nothing (mode=vp9; ignored in mode=h264)",
+          0, 63, DEFAULT_PROP_FILTER_LEVEL, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SHARPNESS,
+      g_param_spec_int ("sharpness", "Sharpness",
+          "VP9 sharpness_level: higher leaves more texture beside edges "
+          "unfiltered (mode=vp9; ignored in mode=h264)",
+          0, 7, DEFAULT_PROP_SHARPNESS, CONTROLLABLE_PARAM_FLAGS));
+
   gst_element_class_set_static_metadata (element_class,
-      "Daedalus H.264 deblocking filter", "Filter/Effect/Video",
+      "Daedalus deblocking filter", "Filter/Effect/Video",
       "Smooths the edges of a regular block grid with the H.264 in-loop "
-      "deblocking filter, at a user-given quantiser and boundary strength",
+      "deblocking filter or the VP9 loop filter, at a user-given strength",
       "The daedalus authors");
 
   vfilter_class->transform_frame_ip =
@@ -231,6 +293,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   filter_class->shares_estimate = TRUE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_MODE,
       (GstPluginAPIFlags) 0);
 }
 
@@ -281,6 +345,15 @@ gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
     case PROP_GRID_Y:
       p.grid_y = g_value_get_int (value);
       break;
+    case PROP_MODE:
+      p.mode = daedalus::DeblockMode (g_value_get_enum (value));
+      break;
+    case PROP_FILTER_LEVEL:
+      p.filter_level = g_value_get_int (value);
+      break;
+    case PROP_SHARPNESS:
+      p.sharpness = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -328,6 +401,15 @@ gst_daedalus_deblock_get_property (GObject * object, guint prop_id,
       break;
     case PROP_GRID_Y:
       g_value_set_int (value, p.grid_y);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, int (p.mode));
+      break;
+    case PROP_FILTER_LEVEL:
+      g_value_set_int (value, p.filter_level);
+      break;
+    case PROP_SHARPNESS:
+      g_value_set_int (value, p.sharpness);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

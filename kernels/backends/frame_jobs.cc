@@ -17,8 +17,14 @@ const char* mc_axis(double d) {
 
 FrameJob deblock_job(const DeblockParams& params) {
   FrameJob job;
-  job.cost_key = "block-size=" + std::to_string(params.block_size) +
-                 (params.bs == 4 ? " filter=strong" : " filter=normal");
+  const std::string grid = "block-size=" + std::to_string(params.block_size);
+  // mode=vp9's block size is also its filter width; mode=h264's keys predate
+  // the mode and keep their form.
+  if (params.mode == DeblockMode::Vp9)
+    job.cost_key = "mode=vp9 " + grid;
+  else
+    job.cost_key =
+        grid + (params.bs == 4 ? " filter=strong" : " filter=normal");
   job.in_place = true;
   job.run = [params](Backend& b, const Frame& dst, const ConstFrame&) {
     return b.deblock(dst, params);

@@ -1,16 +1,11 @@
 // daedalusdeblock: the common element checks plus block-size syntax and
-// passthrough decisions worked out from the H.264 tables.
+// passthrough decisions worked out from the H.264 tables and, in mode=vp9,
+// filter-level (the common checks of mode=vp9: deblock_vp9_test.cc).
 #include "daedalus/deblock.h"
 #include "element_tests.h"
 
 namespace daedalus::gsttest {
 namespace {
-
-Reference deblock_with(DeblockParams params) {
-  return [params](Backend& backend, const Frame& dst, const ConstFrame&) {
-    return backend.deblock(dst, params);
-  };
-}
 
 const ElementSpec kSpec = {
     .factory = "daedalusdeblock",
@@ -102,6 +97,27 @@ const NoopCase kNoopCases[] = {
      {.qp = 51, .alpha_offset = -12, .beta_offset = -12},
      "Y42B",
      false},
+    // mode=vp9 is off at filter-level 0 only, whatever the h264 properties;
+    // its output ignores them (here they would filter hard on their own)...
+    {"mode=vp9 qp=0 filter-level=30",
+     {.mode = DeblockMode::Vp9, .filter_level = 30},
+     "I420",
+     false},
+    {"mode=vp9 qp=51 bs=4 filter-level=0",
+     {.mode = DeblockMode::Vp9, .filter_level = 0},
+     "NV12",
+     true},
+    {"mode=vp9 filter-level=40 qp=51 alpha-offset=12 beta-offset=-12 "
+     "chroma-qp-offset=7 bs=4 block-size=4",
+     {.block_size = 4, .mode = DeblockMode::Vp9, .filter_level = 40},
+     "Y42B",
+     false},
+    // ...and mode=h264 ignores filter-level.
+    {"filter-level=0", {}, "GRAY8", false},
+    {"mode=h264 qp=0 filter-level=63",
+     {.qp = 0, .filter_level = 63},
+     "Y444",
+     true},
 };
 
 GST_START_TEST(test_noop_decisions) {

@@ -137,6 +137,12 @@ GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
   return buffer;
 }
 
+Reference deblock_with(const DeblockParams& params) {
+  return [params](Backend& backend, const Frame& dst, const ConstFrame&) {
+    return backend.deblock(dst, params);
+  };
+}
+
 GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
                            const Reference& reference, bool in_place) {
   std::string why_not;

@@ -89,11 +89,38 @@ std::vector<Workload> workloads() {
       for (uint8_t& b : image.bytes()) b = uint8_t(d(gen));
     };
   };
-  return {
+  // Both deblock modes at block sizes 8 and 16 on flat blocks (levels 4
+  // apart, +-1 noise inside): every edge is filtered, in mode=vp9 by the
+  // wide filters (flat, and flat2 at 16), in mode=h264 as above.
+  const auto flat_blocks = [](int block) {
+    return [block](std::mt19937& gen, Image& image) {
+      std::uniform_int_distribution<int> noise(0, 1);
+      const Frame f = image.frame();
+      for (int p = 0; p < f.num_planes; p++)
+        for (int y = 0; y < f.planes[p].height; y++)
+          for (int x = 0; x < f.planes[p].width; x++)
+            f.planes[p].at(x, y) =
+                uint8_t(120 + (x / block + y / block) % 2 * 4 + noise(gen));
+    };
+  };
+  std::vector<Workload> list = {
       {"deblock", deblock_job(deblock), fill_range(120, 135)},
       {"cdef", cdef_job(cdef), fill_range(0, 255)},
       {"mc", mc_job(mc), fill_range(0, 255)},
   };
+  for (int block : {8, 16}) {
+    DeblockParams vp9;
+    vp9.mode = DeblockMode::Vp9;
+    vp9.filter_level = 32;
+    vp9.block_size = block;
+    deblock.block_size = block;
+    const std::string size = std::to_string(block);
+    list.push_back(
+        {"deblock-vp9-" + size, deblock_job(vp9), flat_blocks(block)});
+    list.push_back(
+        {"deblock-h264-" + size, deblock_job(deblock), flat_blocks(block)});
+  }
+  return list;
 }
 
 // Median ms of `call` over repetitions lasting at least `min_seconds` (and at
@@ -514,6 +541,9 @@ int main(int argc, char** argv) {
                  "--rotate: frames each timing cycles through (default 1: hot in cache,\n"
                  "as PERF_ANCHORS; 4 or more: a stream's frames, beyond a core's L2).\n"
                  "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
+                 "deblock-vp9-8, -16: mode=vp9 filter-level=32 at block-size 8 and 16 on\n"
+                 "flat blocks (every edge filtered by the wide filters); deblock-h264-8,\n"
+                 "-16: deblock's settings at those block sizes on the same content.\n"
                  "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
                  "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"
                  "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"

@@ -7,6 +7,7 @@
 
 #include "deblock.spv.h"
 #include "deblock/deblock_group.h"
+#include "deblock_vp9.spv.h"
 #include "vulkan/vk_device_select.h"
 
 namespace daedalus::vk {
@@ -26,12 +27,20 @@ static_assert(DEBLOCK_INVOCATIONS <= int(kInvocationBudget) &&
 const KernelDesc kDeblockKernel = {"deblock.comp", deblock_spv,
                                    sizeof(DeblockPush), 2};
 
-// Samples an edge's filter reads on each side.
-int reach(const DeblockPlaneParams& pp) { return pp.chroma_filter ? 2 : 4; }
+struct DeblockVp9Push {
+#include "deblock/deblock_vp9_push.h"
+};
+static_assert(std::is_standard_layout_v<DeblockVp9Push>);
+static_assert(sizeof(DeblockVp9Push) == 11 * sizeof(int32_t) &&
+              offsetof(DeblockVp9Push, items_y) == 10 * sizeof(int32_t));
+static_assert(sizeof(DeblockVp9Push) <= kPushConstantBudget);
+
+const KernelDesc kDeblockVp9Kernel = {"deblock_vp9.comp", deblock_vp9_spv,
+                                      sizeof(DeblockVp9Push), 2};
 
 // Edges at B, 2B, ... with edge + reach <= length.
 int edge_count(const DeblockPlaneParams& pp, int length) {
-  return std::max(0, (length - reach(pp)) / pp.block_size);
+  return std::max(0, (length - deblock_edge_reach(pp)) / pp.block_size);
 }
 
 int ceil_div(int n, int d) { return (n + d - 1) / d; }
@@ -56,6 +65,38 @@ bool ordered_runs(const DeblockPlaneParams& pp) {
   return !pp.chroma_filter && pp.bs == 4 && pp.block_size == 4;
 }
 
+// mode=vp9 (record_deblock's contract). Lines: rows (pass 1) or word
+// columns (pass 2). Block size 4: an item per line, which walks its edges
+// in order; 8 and 16: an item per segment of B samples of a line around
+// an edge (deblock_vp9.comp says why both are exact).
+Status record_deblock_vp9(Batch& batch, const GpuPlane& src,
+                          const GpuPlane& dst, const DeblockPlaneParams& pp,
+                          DeblockPass pass, int extent) {
+  const bool vertical = pass == DeblockPass::VerticalEdges;
+  const int b = pp.block_size;
+  const int lines = vertical ? extent : ceil_div(extent * dst.step, 4);
+  const int segments =
+      b == 4 ? 1 : ceil_div((vertical ? dst.width : dst.height) + b / 2, b);
+  const int items_x = vertical && b > 4 ? segments : lines;
+  const int items_y = vertical ? (b > 4 ? lines : 1) : segments;
+  const DeblockVp9Push push = {.src_offset = src.offset,
+                               .src_stride = src.stride,
+                               .dst_offset = dst.offset,
+                               .dst_stride = dst.stride,
+                               .width = dst.width,
+                               .height = dst.height,
+                               .limit = pp.vp9.limit,
+                               .blimit = pp.vp9.blimit,
+                               .thresh = pp.vp9.thresh,
+                               .items_x = items_x,
+                               .items_y = items_y};
+  const int32_t spec[] = {vertical ? 1 : 2, dst.step, pp.block_size};
+  const VkBuffer buffers[] = {src.buffer, dst.buffer};
+  return batch.dispatch(kDeblockVp9Kernel, spec, &push, buffers,
+                        uint32_t(ceil_div(items_x, DEBLOCK_INVOCATIONS)),
+                        uint32_t(items_y));
+}
+
 }  // namespace
 
 bool deblock_changes_plane(const DeblockPlaneParams& pp, int width,
@@ -74,6 +115,8 @@ Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
   const bool vertical = pass == DeblockPass::VerticalEdges;
   if (!vertical && extent < dst.width && extent * dst.step % 4 != 0)
     return Status::error("internal: a deblock column band must end on a word");
+  if (pp.mode == DeblockMode::Vp9)
+    return record_deblock_vp9(batch, src, dst, pp, pass, extent);
   const int edges = edge_count(pp, vertical ? dst.width : dst.height);
   // A pass without an edge is a copy, which the gather does.
   const bool runs = ordered_runs(pp) && edges > 0;

@@ -1,5 +1,6 @@
-// daedalusdeblock on the GPU: records shaders/deblock/deblock.comp for one plane
-// group (a plane, or an interleaved NV12/NV21 chroma pair).
+// daedalusdeblock on the GPU: records shaders/deblock/deblock.comp (mode=h264)
+// or deblock_vp9.comp (mode=vp9) for one plane group (a plane, or an
+// interleaved NV12/NV21 chroma pair).
 #pragma once
 
 #include "daedalus/deblock.h"

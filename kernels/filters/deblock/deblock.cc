@@ -51,7 +51,10 @@ int h264_chroma_qp(int q) { return q < 30 ? q : kH264ChromaQp[q - 30]; }
 
 bool deblock_params_valid(const DeblockParams& params) {
   auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
-  return in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
+  return (params.mode == DeblockMode::H264 ||
+          params.mode == DeblockMode::Vp9) &&
+         in(params.filter_level, 0, 63) && in(params.sharpness, 0, 7) &&
+         in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
          in(params.beta_offset, -12, 12) &&
          in(params.chroma_qp_offset, -12, 12) && in(params.bs, 1, 4) &&
          (params.block_size == 4 || params.block_size == 8 ||
@@ -74,8 +77,24 @@ Frame deblock_grid_view(const Frame& frame, const DeblockParams& params) {
   return view;
 }
 
+Vp9Thresholds vp9_thresholds(int filter_level, int sharpness) {
+  const int shift = sharpness > 4 ? 2 : sharpness > 0 ? 1 : 0;
+  int limit = filter_level >> shift;
+  if (sharpness > 0) limit = std::min(limit, 9 - sharpness);
+  limit = std::max(limit, 1);
+  return {limit, 2 * (filter_level + 2) + limit, filter_level >> 4};
+}
+
 DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
                                         bool chroma_plane, bool chroma_filter) {
+  if (params.mode == DeblockMode::Vp9) {
+    DeblockPlaneParams p;
+    p.block_size = params.block_size;
+    p.mode = DeblockMode::Vp9;
+    if (params.filter_level > 0)
+      p.vp9 = vp9_thresholds(params.filter_level, params.sharpness);
+    return p;
+  }
   int qp = params.qp;
   if (chroma_plane)
     qp = h264_chroma_qp(std::clamp(qp + params.chroma_qp_offset, 0, 51));
@@ -93,6 +112,7 @@ DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
 }
 
 bool deblock_is_noop(const DeblockParams& params, bool has_chroma) {
+  if (params.mode == DeblockMode::Vp9) return params.filter_level == 0;
   // The filter choice does not affect alpha or beta, so it is irrelevant here.
   if (deblock_plane_active(deblock_plane_params(params, false, false)))
     return false;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "daedalus/deblock.h"
+#include "deblock_vp9_ref.h"
 
 namespace daedalus {
 namespace {
@@ -68,25 +69,28 @@ void filter_edge(uint8_t* q, ptrdiff_t d, const DeblockPlaneParams& pp) {
   }
 }
 
-// Samples an edge's filter needs on its q side.
-int edge_reach(const DeblockPlaneParams& pp) {
-  return pp.chroma_filter ? 2 : 4;
+// The plane's filter: the same edges and order in either mode.
+using EdgeFilterFn = void (*)(uint8_t*, ptrdiff_t, const DeblockPlaneParams&);
+EdgeFilterFn edge_filter(const DeblockPlaneParams& pp) {
+  return pp.mode == DeblockMode::Vp9 ? vp9_filter_edge_ref : filter_edge;
 }
 
 void vertical_edges_c(const Plane& plane, const DeblockPlaneParams& pp,
                       int y_begin, int y_end) {
-  const int b = pp.block_size, reach = edge_reach(pp);
+  const int b = pp.block_size, reach = deblock_edge_reach(pp);
+  const EdgeFilterFn filter = edge_filter(pp);
   for (int y = y_begin; y < y_end; y++)
     for (int x = b; x + reach <= plane.width; x += b)
-      filter_edge(&plane.at(x, y), plane.step, pp);
+      filter(&plane.at(x, y), plane.step, pp);
 }
 
 void horizontal_edges_c(const Plane& plane, const DeblockPlaneParams& pp,
                         int x_begin, int x_end) {
-  const int b = pp.block_size, reach = edge_reach(pp);
+  const int b = pp.block_size, reach = deblock_edge_reach(pp);
+  const EdgeFilterFn filter = edge_filter(pp);
   for (int x = x_begin; x < x_end; x++)
     for (int y = b; y + reach <= plane.height; y += b)
-      filter_edge(&plane.at(x, y), plane.stride, pp);
+      filter(&plane.at(x, y), plane.stride, pp);
 }
 
 }  // namespace

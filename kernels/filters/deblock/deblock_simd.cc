@@ -1,9 +1,10 @@
 // The Highway implementation of the deblock DSP table (docs/spec.md,
-// daedalusdeblock). A vector holds one edge position of many independent
-// lines: pass 2 runs a lane per column straight on the plane; pass 1 runs a
-// lane per row on strips of rows transposed into a column-major buffer. Where
-// exact, the arithmetic stays in 8 bits (averages and saturating ops); only the
-// strong luma filter widens to 16.
+// daedalusdeblock, both modes). A vector holds one edge position of many
+// independent lines: pass 2 runs a lane per column straight on the plane;
+// pass 1 runs a lane per row on strips of rows transposed into a column-major
+// buffer. Where exact, the arithmetic stays in 8 bits (averages and
+// saturating ops); only the strong luma filter and VP9's 8 and 16-wide
+// filters widen to 16.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/deblock/deblock_simd.cc"
 #include <hwy/aligned_allocator.h>
@@ -25,16 +26,30 @@ namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-enum class Kind { kLumaNormal, kLumaStrong, kChromaNormal, kChromaStrong };
+enum class Kind {
+  kLumaNormal,
+  kLumaStrong,
+  kChromaNormal,
+  kChromaStrong,
+  kVp9W4,  // mode=vp9, the filter width
+  kVp9W8,
+  kVp9W16,
+};
 
 constexpr bool is_chroma(Kind k) {
   return k == Kind::kChromaNormal || k == Kind::kChromaStrong;
 }
+constexpr bool is_vp9(Kind k) {
+  return k == Kind::kVp9W4 || k == Kind::kVp9W8 || k == Kind::kVp9W16;
+}
 // Samples an edge's filter reads on its q side (p side: the same).
-constexpr int reach(Kind k) { return is_chroma(k) ? 2 : 4; }
+constexpr int reach(Kind k) {
+  return k == Kind::kVp9W16 ? 8 : is_chroma(k) ? 2 : 4;
+}
 
 // The strong luma filter sums in 16 bits, so its lines run half as many lanes
-// as the others, in vectors that promote to one full 16-bit vector.
+// as the others, in vectors that promote to one full 16-bit vector. (VP9's
+// wide filters split full vectors into such parts themselves.)
 template <Kind K>
 using LineTag =
     std::conditional_t<K == Kind::kLumaStrong,
@@ -49,8 +64,13 @@ struct Limits {
         beta(uint8_t(pp.beta)),
         tc0(uint8_t(pp.tc0)),
         tc_chroma(uint8_t(pp.tc0 + 1)),
-        near_alpha(uint8_t((pp.alpha >> 2) + 2)) {}
+        near_alpha(uint8_t((pp.alpha >> 2) + 2)),
+        limit1(uint8_t(pp.vp9.limit + 1)),
+        blimit1(uint8_t(pp.vp9.blimit + 1)),
+        thresh(uint8_t(pp.vp9.thresh)) {}
   uint8_t alpha, beta, tc0, tc_chroma, near_alpha;
+  // mode=vp9: limit + 1 <= 64, blimit + 1 <= 194.
+  uint8_t limit1, blimit1, thresh;
 };
 
 template <class V>
@@ -153,6 +173,174 @@ struct StoreChannel {
   }
 };
 
+// ---------------------------------------------------------------------------
+// mode=vp9: masks in 8 bits, the 4-tap filter in signed 8 bits, the wide
+// filters in 16; the filter each lane gets is chosen by selects.
+
+// VP9's 4-tap filter on the lanes of `on`: p1 p0 q0 q1 in place. The spec's
+// c(v) is the saturation of signed 8-bit ops.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
+                            V& q0, V& q1) {
+  const hn::RebindToSigned<D> di;
+  const V sign = hn::Set(d, 0x80);
+  const auto to_signed = [&](V v) { return hn::BitCast(di, hn::Xor(v, sign)); };
+  const auto to_unsigned = [&](auto v) {
+    return hn::Xor(hn::BitCast(d, v), sign);
+  };
+  const auto ps1 = to_signed(p1), ps0 = to_signed(p0);
+  const auto qs0 = to_signed(q0), qs1 = to_signed(q1);
+  const auto hev_s = hn::RebindMask(di, hev);
+  auto f = hn::IfThenElseZero(hev_s, hn::SaturatedSub(ps1, qs1));
+  // c(f + 3 (qs0 - ps0)) as three saturating adds of e = c(qs0 - ps0): the
+  // addends share a sign, so a sum that saturates stays there, and where e
+  // itself was clipped 3 e takes any f past the same end as 3 (qs0 - ps0).
+  const auto e = hn::SaturatedSub(qs0, ps0);
+  f = hn::SaturatedAdd(hn::SaturatedAdd(hn::SaturatedAdd(f, e), e), e);
+  f = hn::IfThenElseZero(hn::RebindMask(di, on), f);
+  const auto f1 = hn::ShiftRight<3>(hn::SaturatedAdd(f, hn::Set(di, 4)));
+  const auto f2 = hn::ShiftRight<3>(hn::SaturatedAdd(f, hn::Set(di, 3)));
+  q0 = to_unsigned(hn::SaturatedSub(qs0, f1));
+  p0 = to_unsigned(hn::SaturatedAdd(ps0, f2));
+  const auto g =
+      hn::IfThenZeroElse(hev_s, hn::ShiftRight<1>(hn::Add(f1, hn::Set(di, 1))));
+  q1 = to_unsigned(hn::SaturatedSub(qs1, g));
+  p1 = to_unsigned(hn::SaturatedAdd(ps1, g));
+}
+
+// The sums of VP9's wide filter with n = N (3 or 7) over the lines whose q0
+// is at `q`, in 16 bits: sum(i) (i = -N .. N-1) is out[i] before the shift,
+// calls in increasing i. A running sum: from out[i] to out[i + 1] the window
+// gains s[min(i + 1 + N, N)] and s[i + 1] (doubled from then on) and loses
+// s[max(i - N, -N - 1)] and s[i].
+template <int N, class D8>
+class WideSums {
+ public:
+  static constexpr int kShift = N == 3 ? 3 : 4;
+  using DW = hn::Rebind<int16_t, D8>;
+
+  WideSums(const uint8_t* q, ptrdiff_t pitch) : q_(q), pitch_(pitch) {}
+
+  hn::VFromD<DW> first() const {
+    const DW dw;
+    auto sum =
+        hn::Add(hn::Mul(s(-N - 1), hn::Set(dw, N)),
+                hn::Add(hn::Add(s(-N), s(-N)), hn::Set(dw, 1 << (kShift - 1))));
+    for (int t = -N + 1; t <= 0; t++) sum = hn::Add(sum, s(t));
+    return sum;
+  }
+  hn::VFromD<DW> next(hn::VFromD<DW> sum, int i) const {
+    return hn::Add(sum, hn::Sub(hn::Add(s(std::min(i + 1 + N, N)), s(i + 1)),
+                                hn::Add(s(std::max(i - N, -N - 1)), s(i))));
+  }
+  hn::VFromD<D8> out(hn::VFromD<DW> sum) const {
+    return hn::DemoteTo(D8(), hn::ShiftRight<kShift>(sum));
+  }
+
+ private:
+  hn::VFromD<DW> s(int i) const {
+    return hn::PromoteTo(DW(), hn::LoadU(D8(), q_ + i * pitch_));
+  }
+  const uint8_t* q_;
+  ptrdiff_t pitch_;
+};
+
+// VP9's wide filter with n = N of the lines whose q0 is at `q`: out[i]
+// (i = -N .. N-1) goes to out + (i + N) * Lanes(d), one full vector each
+// (stored whole, so that loading it whole forwards from the store). Each half
+// of the lanes sums in one full 16-bit vector.
+template <int N, class D>
+HWY_INLINE void vp9_wide(D d, const uint8_t* q, ptrdiff_t pitch, uint8_t* out) {
+  const size_t n = hn::Lanes(d);
+#if HWY_TARGET == HWY_SCALAR
+  const WideSums<N, D> one(q, pitch);
+  auto sum = one.first();
+  for (int i = -N; i < N; i++) {
+    hn::StoreU(one.out(sum), d, out + size_t(i + N) * n);
+    if (i + 1 < N) sum = one.next(sum, i);
+  }
+#else
+  const hn::Half<D> dh;
+  const WideSums<N, hn::Half<D>> lo(q, pitch), hi(q + hn::Lanes(dh), pitch);
+  auto sum_lo = lo.first(), sum_hi = hi.first();
+  for (int i = -N; i < N; i++) {
+    hn::StoreU(hn::Combine(d, hi.out(sum_hi), lo.out(sum_lo)), d,
+               out + size_t(i + N) * n);
+    if (i + 1 < N) {
+      sum_lo = lo.next(sum_lo, i);
+      sum_hi = hi.next(sum_hi, i);
+    }
+  }
+#endif
+}
+
+// Filters the VP9 edge whose q0 line is at `q` (as filter_edge below).
+template <Kind K, class D, class Store>
+HWY_INLINE void vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
+                                const Limits& k, const Store& store) {
+  using V = hn::VFromD<D>;
+  const auto at = [&](int i) { return hn::LoadU(d, q + i * pitch); };
+  const V p3 = at(-4), p2 = at(-3), p1 = at(-2), p0 = at(-1);
+  const V q0 = at(0), q1 = at(1), q2 = at(2), q3 = at(3);
+  const V d_p1 = abs_diff(p1, p0), d_q1 = abs_diff(q1, q0);
+  const V steps = hn::Max(
+      hn::Max(hn::Max(abs_diff(p3, p2), abs_diff(p2, p1)), hn::Max(d_p1, d_q1)),
+      hn::Max(abs_diff(q2, q1), abs_diff(q3, q2)));
+  // |p0-q0| * 2 + (|p1-q1| >> 1), saturated: blimit < 255 keeps it exact.
+  const V gap = abs_diff(p0, q0);
+  const V edge = hn::SaturatedAdd(hn::SaturatedAdd(gap, gap),
+                                  hn::ShiftRight<1>(abs_diff(p1, q1)));
+  const auto mask = hn::And(hn::Lt(steps, hn::Set(d, k.limit1)),
+                            hn::Lt(edge, hn::Set(d, k.blimit1)));
+  const auto hev = hn::Lt(hn::Set(d, k.thresh), hn::Max(d_p1, d_q1));
+  V f_p1 = p1, f_p0 = p0, f_q0 = q0, f_q1 = q1;
+  vp9_filter4(d, mask, hev, f_p1, f_p0, f_q0, f_q1);
+  if constexpr (K == Kind::kVp9W4) {
+    store(d, f_p1, q - 2 * pitch);
+    store(d, f_p0, q - pitch);
+    store(d, f_q0, q);
+    store(d, f_q1, q + pitch);
+  } else {
+    const V two = hn::Set(d, 2);
+    const auto flat = hn::And(
+        mask,
+        hn::Lt(hn::Max(hn::Max(hn::Max(d_p1, d_q1),
+                               hn::Max(abs_diff(p2, p0), abs_diff(q2, q0))),
+                       hn::Max(abs_diff(p3, p0), abs_diff(q3, q0))),
+               two));
+    const size_t n = hn::Lanes(d);
+    HWY_ALIGN uint8_t wide8[6 * hn::MaxLanes(d)];
+    vp9_wide<3>(d, q, pitch, wide8);
+    // The line at i = -3 .. 2 after the 4-tap or the 8-wide filter.
+    const auto narrow = [&](int i) {
+      const V w = hn::LoadU(d, wide8 + size_t(i + 3) * n);
+      const V f = i == -3   ? p2
+                  : i == -2 ? f_p1
+                  : i == -1 ? f_p0
+                  : i == 0  ? f_q0
+                  : i == 1  ? f_q1
+                            : q2;
+      return hn::IfThenElse(flat, w, f);
+    };
+    if constexpr (K == Kind::kVp9W8) {
+      for (int i = -3; i < 3; i++) store(d, narrow(i), q + i * pitch);
+    } else {
+      V outer = hn::Zero(d);  // max |pi-p0|, |qi-q0| for i = 4 .. 7
+      for (int i = 4; i < 8; i++)
+        outer = hn::Max(outer,
+                        hn::Max(abs_diff(at(-1 - i), p0), abs_diff(at(i), q0)));
+      const auto flat2 = hn::And(flat, hn::Lt(outer, two));
+      HWY_ALIGN uint8_t wide16[14 * hn::MaxLanes(d)];
+      vp9_wide<7>(d, q, pitch, wide16);
+      for (int i = -7; i < 7; i++) {
+        const V w = hn::LoadU(d, wide16 + size_t(i + 7) * n);
+        const V v = i >= -3 && i < 3 ? narrow(i) : at(i);
+        store(d, hn::IfThenElse(flat2, w, v), q + i * pitch);
+      }
+    }
+  }
+}
+
 // Filters the edge whose q0 line is at `q`; lines lie `pitch` bytes apart.
 template <Kind K, class D, class Store>
 HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
@@ -237,8 +425,12 @@ HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
 template <Kind K, class D, class Store>
 void filter_edges(D d, uint8_t* base, ptrdiff_t pitch, int first, int end,
                   int step, const Limits& k, const Store& store) {
-  for (int e = first; e < end; e += step)
-    filter_edge<K>(d, base + e * pitch, pitch, k, store);
+  for (int e = first; e < end; e += step) {
+    if constexpr (is_vp9(K))
+      vp9_filter_edge<K>(d, base + e * pitch, pitch, k, store);
+    else
+      filter_edge<K>(d, base + e * pitch, pitch, k, store);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -469,6 +661,13 @@ void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
 // per call, none per edge.
 template <class Fn>
 void with_kind(const DeblockPlaneParams& pp, const Fn& fn) {
+  if (pp.mode == DeblockMode::Vp9) {
+    if (pp.block_size == 16)
+      return fn(std::integral_constant<Kind, Kind::kVp9W16>());
+    if (pp.block_size == 8)
+      return fn(std::integral_constant<Kind, Kind::kVp9W8>());
+    return fn(std::integral_constant<Kind, Kind::kVp9W4>());
+  }
   if (pp.chroma_filter) {
     if (pp.bs < 4)
       return fn(std::integral_constant<Kind, Kind::kChromaNormal>());

@@ -1,4 +1,5 @@
-// H.264-style deblocking as a post-process (docs/spec.md, daedalusdeblock).
+// Deblocking as a post-process (docs/spec.md, daedalusdeblock): the H.264
+// filter (mode=h264) or the VP9 loop filter (mode=vp9).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,9 @@
 namespace daedalus {
 
 class ThreadPool;
+
+// Which filter runs (docs/spec.md: daedalusdeblock, mode=h264 / mode=vp9).
+enum class DeblockMode { H264, Vp9 };
 
 // Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
 // -12..12; bs 1..4; block_size 4, 8 or 16; grid_x, grid_y 0..15. The
@@ -21,9 +25,15 @@ struct DeblockParams {
   int bs = 1;
   int block_size = 8;
   // The block grid's origin, in luma samples: each plane is filtered as if
-  // it began at its share of it (deblock_grid_view).
+  // it began at its share of it (deblock_grid_view), in every mode.
   int grid_x = 0;
   int grid_y = 0;
+  // mode=vp9 uses filter_level 0..63 (0: the frame is unchanged), sharpness
+  // 0..7 and block_size (also the filter width); the fields above it
+  // ignores, as mode=h264 ignores these two.
+  DeblockMode mode = DeblockMode::H264;
+  int filter_level = 10;
+  int sharpness = 0;
 };
 
 bool deblock_params_valid(const DeblockParams& params);
@@ -38,6 +48,15 @@ extern const uint8_t kH264ChromaQp[22];
 // QPc(q) for q in 0..51.
 int h264_chroma_qp(int q);
 
+// VP9's thresholds (docs/spec.md, mode=vp9) for filter_level 0..63 and
+// sharpness 0..7: limit 1..63, blimit 5..193, thresh 0..3.
+struct Vp9Thresholds {
+  int limit = 0;
+  int blimit = 0;
+  int thresh = 0;
+};
+Vp9Thresholds vp9_thresholds(int filter_level, int sharpness);
+
 // Everything one plane's filter needs, derived once per frame.
 struct DeblockPlaneParams {
   int alpha = 0;
@@ -46,16 +65,29 @@ struct DeblockPlaneParams {
   int bs = 2;
   int block_size = 8;
   bool chroma_filter = false;  // the 2-sample chroma filter, else the luma one
+  // mode=vp9 uses block_size (also the filter width) of the fields above,
+  // and vp9, which is all 0 when filter_level is 0.
+  DeblockMode mode = DeblockMode::H264;
+  Vp9Thresholds vp9;
 };
 
 // `chroma_plane` selects the chroma QP; `chroma_filter` is true for the chroma
-// planes of subsampled (4:2:0, 4:2:2) formats.
+// planes of subsampled (4:2:0, 4:2:2) formats. mode=vp9 uses neither: every
+// plane gets the same thresholds.
 DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
                                         bool chroma_plane, bool chroma_filter);
 
-// A plane whose alpha or beta is 0 is left unchanged.
+// A plane whose alpha or beta (mode=vp9: blimit) is 0 is left unchanged.
 inline bool deblock_plane_active(const DeblockPlaneParams& p) {
+  if (p.mode == DeblockMode::Vp9) return p.vp9.blimit != 0;
   return p.alpha != 0 && p.beta != 0;
+}
+
+// Samples an edge's filter reads on each side: docs/spec.md filters the
+// edge at x only where x + reach <= the plane's width (pass 2: height).
+inline int deblock_edge_reach(const DeblockPlaneParams& p) {
+  if (p.mode == DeblockMode::Vp9) return p.block_size == 16 ? 8 : 4;
+  return p.chroma_filter ? 2 : 4;
 }
 
 // True when deblock would change nothing in any plane of such a frame.

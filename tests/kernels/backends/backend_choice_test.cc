@@ -318,6 +318,17 @@ TEST(FrameJobs, CostKeysNameWhatChangesTheWork) {
   d.block_size = 4;
   EXPECT_NE(deblock_job(d).cost_key, base);
   EXPECT_TRUE(deblock_job(d).in_place);
+  // mode=vp9: the mode and the width (the block size), not the level.
+  DeblockParams v;
+  v.mode = DeblockMode::Vp9;
+  const std::string vp9 = deblock_job(v).cost_key;
+  EXPECT_NE(vp9, deblock_job(DeblockParams{}).cost_key);
+  v.filter_level = 63;
+  v.sharpness = 7;
+  v.bs = 4;
+  EXPECT_EQ(deblock_job(v).cost_key, vp9);
+  v.block_size = 16;
+  EXPECT_NE(deblock_job(v).cost_key, vp9);
 
   CdefParams c;
   c.sec_strength = 1;

@@ -88,9 +88,12 @@ class Hybrid : public test::GpuTest {
 
   // Returns whether the reference changed the frame.
   bool expect_deblock(const Image& in, const DeblockParams& p, double share) {
-    SCOPED_TRACE(describe(in, share) + " qp " + std::to_string(p.qp) +
-                 " bs " + std::to_string(p.bs) + " block " +
-                 std::to_string(p.block_size));
+    SCOPED_TRACE(
+        describe(in, share) +
+        (p.mode == DeblockMode::Vp9
+             ? " vp9 level " + std::to_string(p.filter_level)
+             : " qp " + std::to_string(p.qp) + " bs " + std::to_string(p.bs)) +
+        " block " + std::to_string(p.block_size));
     const Image want = test::reference_output(in, deblock_job(p));
     Image got = in;
     hybrid->set_gpu_share(share);
@@ -99,6 +102,31 @@ class Hybrid : public test::GpuTest {
     EXPECT_EQ(test::first_difference(want, got), "");
     EXPECT_TRUE(test::guards_intact(got));
     return !want.same_samples(in);
+  }
+
+  // Every format, size and block size, on near-flat (1 + n % 4 either side
+  // of a level) and random content, with each of settings(n, block) at every
+  // share; returns how many frames the reference changed.
+  int deblock_sweep(
+      uint32_t salt,
+      const std::function<std::vector<DeblockParams>(int, int)>& settings) {
+    std::mt19937 gen = test::rng(salt);
+    int n = 0, changed = 0;
+    for (PixelFormat format : kAllPixelFormats)
+      for (Size size : kSizes)
+        for (int block : {4, 8, 16}) {
+          Image in(format, size.w, size.h, n % 6);
+          if (n++ % 3)
+            test::fill_near(in, gen, 40 + int(gen() % 170), 1 + n % 4);
+          else
+            test::fill_random(in, gen);
+          for (double share : kShares)
+            for (const DeblockParams& p : settings(n, block)) {
+              changed += expect_deblock(in, p, share);
+              if (HasFailure()) return changed;
+            }
+        }
+    return changed;
   }
 
   std::unique_ptr<HybridBackend> hybrid;
@@ -200,26 +228,15 @@ TEST_F(Hybrid, CdefEveryFormatSizeAndShare) {
 // 255, beta 18: steps of at most 8) and on random content. 1x1 and 7x5 have
 // no edge, nor 17x9 at block size 16.
 TEST_F(Hybrid, DeblockEveryFormatSizeAndShare) {
-  std::mt19937 gen = test::rng(3);
-  int n = 0, changed = 0;
-  for (PixelFormat format : kAllPixelFormats)
-    for (Size size : kSizes)
-      for (int block : {4, 8, 16}) {
-        Image in(format, size.w, size.h, n % 6);
-        if (n++ % 3)
-          test::fill_near(in, gen, 40 + int(gen() % 170), 4);
-        else
-          test::fill_random(in, gen);
-        for (double share : kShares)
-          for (int bs = 1; bs <= 4; bs++) {
-            const DeblockParams p{.qp = n % 4 ? 51 : 40,
-                                  .chroma_qp_offset = 4,
-                                  .bs = bs,
-                                  .block_size = block};
-            changed += expect_deblock(in, p, share);
-            if (HasFailure()) return;
-          }
-      }
+  const int changed = deblock_sweep(3, [](int n, int block) {
+    std::vector<DeblockParams> all;
+    for (int bs = 1; bs <= 4; bs++)
+      all.push_back({.qp = n % 4 ? 51 : 40,
+                     .chroma_qp_offset = 4,
+                     .bs = bs,
+                     .block_size = block});
+    return all;
+  });
   EXPECT_GE(changed, 500);
 }
 
@@ -258,6 +275,19 @@ TEST_F(Hybrid, DeblockChainedEdgesAcrossBandEdges) {
       }
 }
 
+// mode=vp9: every block size (the filter width) and several levels, on flat
+// content (the wide filters) and random content, the band edges anywhere;
+// at block size 4 the edges chain across them.
+TEST_F(Hybrid, DeblockVp9EveryFormatSizeAndShare) {
+  const int changed = deblock_sweep(13, [](int n, int block) {
+    std::vector<DeblockParams> all;
+    for (int level : {9, 40, 63})
+      all.push_back(test::vp9_params(level, n % 8, block));
+    return all;
+  });
+  EXPECT_GE(changed, 300);
+}
+
 // ------------------------------------------------------------------ 1080p
 
 TEST_F(Hybrid, FullHd) {
@@ -270,6 +300,8 @@ TEST_F(Hybrid, FullHd) {
       expect_cdef(src, {}, share, 0);
       expect_deblock(src, {.qp = 51, .bs = 4, .block_size = 4}, share);
       expect_deblock(src, {.qp = 45, .bs = 2, .block_size = 8}, share);
+      for (int block : {4, 16})
+        expect_deblock(src, test::vp9_params(32, 0, block), share);
       if (HasFailure()) return;
     }
   }

@@ -46,6 +46,11 @@ DeblockPlaneParams random_plane_params(std::mt19937& gen) {
 
 std::string describe(const DeblockPlaneParams& pp) {
   std::ostringstream s;
+  if (pp.mode == DeblockMode::Vp9) {
+    s << "vp9 limit " << pp.vp9.limit << " blimit " << pp.vp9.blimit
+      << " thresh " << pp.vp9.thresh << " block " << pp.block_size;
+    return s.str();
+  }
   s << "alpha " << pp.alpha << " beta " << pp.beta << " tc0 " << pp.tc0
     << " bs " << pp.bs << " block " << pp.block_size << " chroma "
     << pp.chroma_filter;
@@ -54,6 +59,11 @@ std::string describe(const DeblockPlaneParams& pp) {
 
 std::string describe(const DeblockParams& p) {
   std::ostringstream s;
+  if (p.mode == DeblockMode::Vp9) {
+    s << "vp9 level " << p.filter_level << " sharpness " << p.sharpness
+      << " block " << p.block_size << " grid " << p.grid_x << "," << p.grid_y;
+    return s.str();
+  }
   s << "qp " << p.qp << " offsets " << p.alpha_offset << "/" << p.beta_offset
     << "/" << p.chroma_qp_offset << " bs " << p.bs << " block " << p.block_size
     << " grid " << p.grid_x << "," << p.grid_y;
@@ -166,22 +176,67 @@ void expect_plane_matches(const Tables& t, const Image& image, int p,
       << "both passes";
 }
 
-TEST_P(DeblockSimd, LadderPicksSimd) {
-  const Tables t;
-  EXPECT_NE(t.simd.vertical_edges, t.ref.vertical_edges);
-  EXPECT_NE(t.simd.horizontal_edges, t.ref.horizontal_edges);
+// ---------------------------------------------------------------------------
+// mode=vp9's draws
+
+// Any plane parameters deblock_plane_params can give mode=vp9, level 0 too.
+DeblockPlaneParams random_vp9_plane_params(std::mt19937& gen) {
+  return deblock_plane_params(test::vp9_params(in(gen, 0, 63), in(gen, 0, 7),
+                                               kBlockSizes[in(gen, 0, 2)]),
+                              false, false);
 }
 
+// Flat-heavy content: blocks of one level with +-1 noise (flat, and flat2
+// unless the noise reaches 2), levels apart by the steps that straddle
+// blimit (|p0-q0| * 2 = blimit - 1 .. blimit + 2) or by 0..3, and here and
+// there one sample off by limit or limit + 1, thresh or thresh + 1.
+void fill_vp9_thresholds(Image& image, std::mt19937& gen,
+                         const DeblockPlaneParams& pp) {
+  const Vp9Thresholds& t = pp.vp9;
+  const int half = t.blimit / 2;
+  const int steps[] = {0,    1,        2,     3,          half - 1,
+                       half, half + 1, -half, -(half + 1)};
+  const int offs[] = {t.limit, t.limit + 1, t.thresh, t.thresh + 1, 2};
+  const int base = std::array{0, 128, 255, 60}[in(gen, 0, 3)];
+  const int noise = in(gen, 0, 2);
+  std::vector<int> block_steps(64);
+  for (int& v : block_steps) v = steps[in(gen, 0, 8)];
+  test::fill(image, [&](int, int x, int y) {
+    const int block = (x / pp.block_size * 7 + y / pp.block_size * 3) % 64;
+    int v = base + block_steps[size_t(block)] + in(gen, 0, noise);
+    if (in(gen, 0, 15) == 0)
+      v += offs[in(gen, 0, 4)] * (in(gen, 0, 1) ? 1 : -1);
+    return uint8_t(std::clamp(v, 0, 255));
+  });
+}
+
+// Random and adversarial content (fill_any), or the above.
+void fill_vp9(Image& image, std::mt19937& gen, const DeblockPlaneParams& pp) {
+  if (in(gen, 0, 2) == 0) return fill_any(image, gen, pp);
+  fill_vp9_thresholds(image, gen, pp);
+}
+
+// ---------------------------------------------------------------------------
+// Checks both modes share, given what to draw.
+
+// Plane parameters of one mode, and content for them.
+struct Draws {
+  DeblockPlaneParams (*params)(std::mt19937&);
+  void (*fill)(Image&, std::mt19937&, const DeblockPlaneParams&);
+};
+const Draws kH264 = {random_plane_params, fill_any};
+const Draws kVp9 = {random_vp9_plane_params, fill_vp9};
+
 // Random sizes from 1x1 to a few hundred, row padding, planar and interleaved
-// planes, every filter and content kind.
-TEST_P(DeblockSimd, RandomPlanes) {
+// planes, any parameters and content.
+void check_random_planes(const Draws& draws, uint32_t salt) {
   const Tables t;
-  std::mt19937 gen = test::rng(1);
+  std::mt19937 gen = test::rng(salt);
   for (int iter = 0; iter < 300; iter++) {
     const bool small = iter % 3 != 0;
     const int w = in(gen, 1, small ? 40 : 300);
     const int h = in(gen, 1, small ? 40 : 200);
-    const DeblockPlaneParams pp = random_plane_params(gen);
+    const DeblockPlaneParams pp = draws.params(gen);
     // NV12 and NV21 give step-2 planes.
     const PixelFormat format =
         std::array{PixelFormat::GRAY8, PixelFormat::NV12, PixelFormat::NV21,
@@ -189,11 +244,132 @@ TEST_P(DeblockSimd, RandomPlanes) {
     const int p = format == PixelFormat::GRAY8 ? 0 : in(gen, 1, 2);
     const int scale = format == PixelFormat::GRAY8 ? 1 : 2;
     Image image(format, w * scale, h * scale, in(gen, 0, 40));
-    fill_any(image, gen, pp);
+    draws.fill(image, gen, pp);
     expect_plane_matches(t, image, p, pp);
-    if (HasFailure()) return;
+    if (testing::Test::HasFailure()) return;
   }
 }
+
+// deblock_frame with each of `cases` on a frame of every pixel format in
+// turn, odd sizes from 1x1.
+void check_frames(
+    const std::vector<DeblockParams>& cases, std::mt19937& gen,
+    const std::function<void(Image&, const DeblockParams&)>& fill) {
+  const Tables t;
+  for (size_t i = 0; i < cases.size(); i++) {
+    const DeblockParams& params = cases[i];
+    const PixelFormat format = kAllPixelFormats[i % 7];
+    Image input(format, in(gen, 1, 90), in(gen, 1, 60), in(gen, 0, 5));
+    fill(input, params);
+    Image expected = input, actual = input;
+    deblock_frame(t.ref, expected.frame(), params);
+    deblock_frame(t.simd, actual.frame(), params);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << pixel_format_name(format) << " " << input.width() << "x"
+        << input.height() << ", " << describe(params);
+    ASSERT_TRUE(test::guards_intact(actual)) << describe(params);
+  }
+}
+
+// Each line of `lines` across the edges of a plane with each of `cases`:
+// pass 2 sees the lines as columns, pass 1 (through its transposes) as rows.
+void check_lines(const std::vector<std::vector<uint8_t>>& lines,
+                 const std::vector<DeblockPlaneParams>& cases) {
+  const Tables t;
+  const int n = int(lines.size()), length = int(lines[0].size());
+  for (const DeblockPlaneParams& pp : cases)
+    for (bool as_rows : {false, true}) {
+      const int w = as_rows ? length : n, h = as_rows ? n : length;
+      Image image(PixelFormat::GRAY8, w, h, 1);
+      test::fill(image, [&](int, int x, int y) {
+        return as_rows ? lines[size_t(y)][size_t(x)]
+                       : lines[size_t(x)][size_t(y)];
+      });
+      const auto run = as_rows ? vertical : horizontal;
+      using namespace std::placeholders;
+      ASSERT_EQ(compare(t, image, 0, std::bind(run, _1, _2, pp)), "")
+          << describe(pp) << (as_rows ? ", rows" : ", columns");
+    }
+}
+
+// Bands of rows (pass 1) and of columns (pass 2) at any offsets, as threads
+// call them, match the reference run on the whole plane.
+void check_sub_ranges(const Draws& draws, uint32_t salt) {
+  const Tables t;
+  std::mt19937 gen = test::rng(salt);
+  for (int iter = 0; iter < 80; iter++) {
+    const DeblockPlaneParams pp = draws.params(gen);
+    const bool nv12 = iter % 2;
+    const int w = in(gen, 1, 200), h = in(gen, 1, 120);
+    Image image(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
+                w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
+    draws.fill(image, gen, pp);
+    const int p = nv12 ? in(gen, 1, 2) : 0;
+    Image expected = image, actual = image;
+    const Plane whole = expected.frame().planes[p];
+    vertical(t.ref, whole, pp);
+    horizontal(t.ref, whole, pp);
+    const Plane plane = actual.frame().planes[p];
+    for (auto [begin, end] : test::random_pieces(plane.height, gen))
+      t.simd.vertical_edges(plane, pp, begin, end);
+    for (auto [begin, end] : test::random_pieces(plane.width, gen))
+      t.simd.horizontal_edges(plane, pp, begin, end);
+    ASSERT_EQ(test::first_difference(expected, actual), "")
+        << plane.width << "x" << plane.height << " step " << plane.step << ", "
+        << describe(pp);
+    ASSERT_TRUE(test::guards_intact(actual));
+  }
+}
+
+// Nothing outside a row is read or written: every row against an
+// inaccessible page, on either side, through both passes with each of
+// `cases`, on content from `fill`.
+void check_guard_pages(const std::vector<DeblockParams>& cases,
+                       const std::function<void(Image&, int block)>& fill) {
+  const Tables t;
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
+    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 5}, {40, 20}, {130, 37}})
+      for (const DeblockParams& params : cases)
+        for (test::GuardSide side :
+             {test::GuardSide::Before, test::GuardSide::After}) {
+          Image want(format, w, h);
+          fill(want, params.block_size);
+          const test::GuardedFrame frame(want, side);
+          deblock_frame(t.ref, want.frame(), params);
+          deblock_frame(t.simd, frame.frame(), params);
+          Image got(format, w, h);
+          frame.copy_to(got);
+          ASSERT_EQ(test::first_difference(want, got), "")
+              << describe(params) << ", " << side;
+        }
+}
+
+// A full-HD I420 frame from `fill` with each of `cases`, which must change it.
+void check_full_hd(const std::vector<DeblockParams>& cases,
+                   const std::function<void(Image&, int block)>& fill) {
+  const Tables t;
+  Image input(PixelFormat::I420, 1920, 1080, 32);
+  for (const DeblockParams& params : cases) {
+    fill(input, params.block_size);
+    Image expected = input, actual = input;
+    deblock_frame(t.ref, expected.frame(), params);
+    deblock_frame(t.simd, actual.frame(), params);
+    ASSERT_EQ(test::first_difference(expected, actual), "") << describe(params);
+    ASSERT_TRUE(test::guards_intact(actual));
+    ASSERT_FALSE(actual.same_samples(input)) << "the filter must engage";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// mode=h264
+
+TEST_P(DeblockSimd, LadderPicksSimd) {
+  const Tables t;
+  EXPECT_NE(t.simd.vertical_edges, t.ref.vertical_edges);
+  EXPECT_NE(t.simd.horizontal_edges, t.ref.horizontal_edges);
+}
+
+TEST_P(DeblockSimd, RandomPlanes) { check_random_planes(kH264, 1); }
 
 // Every alpha, beta and tc0 the tables hold, with every bs, block size and
 // filter.
@@ -222,7 +398,6 @@ TEST_P(DeblockSimd, EveryPlaneParameter) {
 // Each DeblockParams field over its whole range, the others random, through
 // deblock_frame on every pixel format.
 TEST_P(DeblockSimd, EveryFrameParameter) {
-  const Tables t;
   std::mt19937 gen = test::rng(3);
   const auto random_params = [&] {
     return DeblockParams{in(gen, 20, 51),  in(gen, -12, 12),
@@ -246,89 +421,37 @@ TEST_P(DeblockSimd, EveryFrameParameter) {
     add(&DeblockParams::grid_x, v);
     add(&DeblockParams::grid_y, v);
   }
-
-  for (size_t i = 0; i < cases.size(); i++) {
-    const DeblockParams& params = cases[i];
-    const PixelFormat format = kAllPixelFormats[i % 7];
-    Image input(format, in(gen, 1, 90), in(gen, 1, 60), in(gen, 0, 5));
-    fill_blocky(input, gen, params.block_size, in(gen, 1, 30));
-    Image expected = input, actual = input;
-    deblock_frame(t.ref, expected.frame(), params);
-    deblock_frame(t.simd, actual.frame(), params);
-    ASSERT_EQ(test::first_difference(expected, actual), "")
-        << pixel_format_name(format) << " " << input.width() << "x"
-        << input.height() << ", " << describe(params);
-    ASSERT_TRUE(test::guards_intact(actual)) << describe(params);
-  }
+  check_frames(cases, gen, [&](Image& image, const DeblockParams& params) {
+    fill_blocky(image, gen, params.block_size, in(gen, 1, 30));
+  });
 }
 
 // Lines through one edge (block size 4, the edge at 4) that cover every
 // (p0, q0) pair with random p3..p1, q1..q3 near them: the 8-bit delta, p1/q1
 // and averaging arithmetic against the reference's 16-bit sums, lane by lane.
-// Pass 2 sees the lines as columns, pass 1 (through its transposes) as rows.
 TEST_P(DeblockSimd, EveryP0Q0Pair) {
-  const Tables t;
   std::mt19937 gen = test::rng(4);
-  constexpr int kLines = 256 * 256;
-  std::vector<std::array<uint8_t, 8>> lines(kLines);
-  for (int i = 0; i < kLines; i++) {
-    const int p0 = i & 255, q0 = i >> 8;
+  std::vector<std::vector<uint8_t>> lines(256 * 256);
+  for (size_t i = 0; i < lines.size(); i++) {
+    const int p0 = int(i & 255), q0 = int(i >> 8);
     auto near = [&](int v, int spread) {
       return uint8_t(std::clamp(v + in(gen, -spread, spread), 0, 255));
     };
     lines[i] = {near(p0, 30), near(p0, 20), near(p0, 18), uint8_t(p0),
                 uint8_t(q0),  near(q0, 18), near(q0, 20), near(q0, 30)};
   }
-  const DeblockPlaneParams cases[] = {
-      test::plane_params(255, 18, 25, 3, false, 4),  // widest tc: 25 + 2
-      test::plane_params(255, 18, 0, 1, false, 4),
-      test::plane_params(101, 14, 9, 2, false, 4),
-      test::plane_params(255, 18, 25, 3, true, 4),
-      test::plane_params(255, 18, 0, 4, false, 4),
-      test::plane_params(203, 17, 0, 4, true, 4),
-  };
-  for (const DeblockPlaneParams& pp : cases)
-    for (bool as_rows : {false, true}) {
-      const int w = as_rows ? 8 : kLines, h = as_rows ? kLines : 8;
-      Image image(PixelFormat::GRAY8, w, h, 1);
-      test::fill(image, [&](int, int x, int y) {
-        return as_rows ? lines[y][x] : lines[x][y];
-      });
-      const auto run = as_rows ? vertical : horizontal;
-      using namespace std::placeholders;
-      ASSERT_EQ(compare(t, image, 0, std::bind(run, _1, _2, pp)), "")
-          << describe(pp) << (as_rows ? ", rows" : ", columns");
-    }
+  check_lines(lines, {
+                         test::plane_params(255, 18, 25, 3, false,
+                                            4),  // widest tc: 25 + 2
+                         test::plane_params(255, 18, 0, 1, false, 4),
+                         test::plane_params(101, 14, 9, 2, false, 4),
+                         test::plane_params(255, 18, 25, 3, true, 4),
+                         test::plane_params(255, 18, 0, 4, false, 4),
+                         test::plane_params(203, 17, 0, 4, true, 4),
+                     });
 }
 
-// Bands of rows (pass 1) and of columns (pass 2) at any offsets, as threads
-// call them, match the reference run on the whole plane.
-TEST_P(DeblockSimd, SubRangesMatchWholePlane) {
-  const Tables t;
-  std::mt19937 gen = test::rng(5);
-  for (int iter = 0; iter < 80; iter++) {
-    const DeblockPlaneParams pp = random_plane_params(gen);
-    const bool nv12 = iter % 2;
-    const int w = in(gen, 1, 200), h = in(gen, 1, 120);
-    Image image(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
-                w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
-    fill_any(image, gen, pp);
-    const int p = nv12 ? in(gen, 1, 2) : 0;
-    Image expected = image, actual = image;
-    const Plane whole = expected.frame().planes[p];
-    vertical(t.ref, whole, pp);
-    horizontal(t.ref, whole, pp);
-    const Plane plane = actual.frame().planes[p];
-    for (auto [begin, end] : test::random_pieces(plane.height, gen))
-      t.simd.vertical_edges(plane, pp, begin, end);
-    for (auto [begin, end] : test::random_pieces(plane.width, gen))
-      t.simd.horizontal_edges(plane, pp, begin, end);
-    ASSERT_EQ(test::first_difference(expected, actual), "")
-        << plane.width << "x" << plane.height << " step " << plane.step << ", "
-        << describe(pp);
-    ASSERT_TRUE(test::guards_intact(actual));
-  }
-}
+TEST_P(DeblockSimd, SubRangesMatchWholePlane) { check_sub_ranges(kH264, 5); }
 
 // A plane stored bottom row first (negative stride) filters like any other.
 TEST_P(DeblockSimd, NegativeStride) {
@@ -351,47 +474,111 @@ TEST_P(DeblockSimd, NegativeStride) {
   }
 }
 
-// Nothing outside a row is read or written: every row against an
-// inaccessible page, on either side, through both passes of every filter.
 TEST_P(DeblockSimd, TouchesNothingOutsideTheRows) {
-  const Tables t;
   std::mt19937 gen = test::rng(8);
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
-    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 5}, {40, 20}, {130, 21}})
-      for (int bs : {2, 4})
-        for (test::GuardSide side :
-             {test::GuardSide::Before, test::GuardSide::After}) {
-          const DeblockParams params{45, 0, 0, 0, bs, 4};
-          Image want(format, w, h);
-          test::fill_blocky(want, gen, 4, 128, 12);
-          const test::GuardedFrame frame(want, side);
-          deblock_frame(t.ref, want.frame(), params);
-          deblock_frame(t.simd, frame.frame(), params);
-          Image got(format, w, h);
-          frame.copy_to(got);
-          ASSERT_EQ(test::first_difference(want, got), "")
-              << describe(params) << ", " << side;
-        }
+  check_guard_pages({{45, 0, 0, 0, 2, 4}, {45, 0, 0, 0, 4, 4}},
+                    [&](Image& image, int block) {
+                      test::fill_blocky(image, gen, block, 128, 12);
+                    });
 }
 
 // A full-HD I420 frame with every edge filtered (qp 51, smooth content), the
 // configuration the speed target is set for, and its bs 4 counterpart.
 TEST_P(DeblockSimd, FullHdFrame) {
-  const Tables t;
   std::mt19937 gen = test::rng(7);
-  Image input(PixelFormat::I420, 1920, 1080, 32);
-  test::fill(input, [&](int, int x, int y) {
-    return uint8_t(100 + (x + y) / 64 + in(gen, 0, 4));
-  });
-  for (int bs : {2, 4}) {
-    const DeblockParams params{51, 0, 0, 0, bs, 4};
-    Image expected = input, actual = input;
-    deblock_frame(t.ref, expected.frame(), params);
-    deblock_frame(t.simd, actual.frame(), params);
-    ASSERT_EQ(test::first_difference(expected, actual), "") << describe(params);
-    ASSERT_TRUE(test::guards_intact(actual));
-    ASSERT_FALSE(actual.same_samples(input)) << "the filter must engage";
+  check_full_hd({{51, 0, 0, 0, 2, 4}, {51, 0, 0, 0, 4, 4}},
+                [&](Image& image, int) {
+                  test::fill(image, [&](int, int x, int y) {
+                    return uint8_t(100 + (x + y) / 64 + in(gen, 0, 4));
+                  });
+                });
+}
+
+// ---------------------------------------------------------------------------
+// mode=vp9
+
+TEST_P(DeblockSimd, Vp9RandomPlanes) { check_random_planes(kVp9, 11); }
+
+// Every filter level with every sharpness and block size.
+TEST_P(DeblockSimd, Vp9EveryPlaneParameter) {
+  const Tables t;
+  std::mt19937 gen = test::rng(12);
+  for (int level = 0; level <= 63; level++)
+    for (int sharpness = 0; sharpness <= 7; sharpness++)
+      for (int block : kBlockSizes) {
+        const DeblockPlaneParams pp = deblock_plane_params(
+            test::vp9_params(level, sharpness, block), false, false);
+        Image image(PixelFormat::GRAY8, in(gen, 20, 70), in(gen, 20, 50),
+                    in(gen, 0, 3));
+        fill_vp9(image, gen, pp);
+        expect_plane_matches(t, image, 0, pp);
+        if (HasFailure()) return;
+      }
+}
+
+// deblock_frame on every pixel format with random levels, sharpnesses,
+// block sizes and, every other frame, grid origins.
+TEST_P(DeblockSimd, Vp9EveryFormat) {
+  std::mt19937 gen = test::rng(13);
+  std::vector<DeblockParams> cases;
+  for (int i = 0; i < 140; i++) {
+    cases.push_back(
+        test::vp9_params(in(gen, 0, 63), in(gen, 0, 7), kBlockSizes[i % 3]));
+    if (i % 2) cases.back().grid_x = in(gen, 0, 15), cases.back().grid_y = in(gen, 0, 15);
   }
+  check_frames(cases, gen, [&](Image& image, const DeblockParams& params) {
+    fill_vp9(image, gen, deblock_plane_params(params, false, false));
+  });
+}
+
+// Lines through one edge (the edge at 16 of 24-sample lines) covering every
+// (p0, q0) pair, the other samples near them: the 4-tap filter's saturating
+// arithmetic, and the wide filters where the neighbours are within 1.
+TEST_P(DeblockSimd, Vp9EveryP0Q0Pair) {
+  std::mt19937 gen = test::rng(14);
+  std::vector<std::vector<uint8_t>> lines(256 * 256);
+  for (size_t i = 0; i < lines.size(); i++) {
+    const int p0 = int(i & 255), q0 = int(i >> 8);
+    const int spread = in(gen, 0, 1) ? 1 : 12;
+    for (int x = 0; x < 24; x++) {
+      const int v = x < 16 ? p0 : q0;
+      const bool edge = x == 15 || x == 16;
+      lines[i].push_back(
+          uint8_t(edge ? v : std::clamp(v + in(gen, -spread, spread), 0, 255)));
+    }
+  }
+  std::vector<DeblockPlaneParams> cases;
+  for (int block : kBlockSizes)
+    for (int level : {63, 40, 9})
+      cases.push_back(deblock_plane_params(test::vp9_params(level, 0, block),
+                                           false, false));
+  check_lines(lines, cases);
+}
+
+TEST_P(DeblockSimd, Vp9SubRangesMatchWholePlane) { check_sub_ranges(kVp9, 15); }
+
+TEST_P(DeblockSimd, Vp9TouchesNothingOutsideTheRows) {
+  std::mt19937 gen = test::rng(16);
+  std::vector<DeblockParams> cases;
+  for (int block : kBlockSizes) cases.push_back(test::vp9_params(40, 0, block));
+  check_guard_pages(cases, [&](Image& image, int block) {
+    test::fill(image, [&](int, int x, int y) {
+      return uint8_t(100 + (x / block + y / block) % 2 * 6 + in(gen, 0, 1));
+    });
+  });
+}
+
+// The benchmark's configuration: a full-HD I420 frame of flat blocks, so
+// that the wide filters run on every edge.
+TEST_P(DeblockSimd, Vp9FullHdFlatFrame) {
+  std::mt19937 gen = test::rng(17);
+  check_full_hd(
+      {test::vp9_params(32, 0, 8), test::vp9_params(32, 0, 16)},
+      [&](Image& image, int block) {
+        test::fill(image, [&](int, int x, int y) {
+          return uint8_t(100 + (x / block + y / block) % 2 * 4 + in(gen, 0, 1));
+        });
+      });
 }
 
 }  // namespace

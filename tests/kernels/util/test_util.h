@@ -68,6 +68,14 @@ int cdef_line_of(int dir, int i, int j);
 DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
                                 bool chroma, int block_size = 4);
 
+// Deblock settings of mode=vp9.
+inline DeblockParams vp9_params(int level, int sharpness, int block_size) {
+  return {.block_size = block_size,
+          .mode = DeblockMode::Vp9,
+          .filter_level = level,
+          .sharpness = sharpness};
+}
+
 // Blocks of a near-constant level (noise +-2), neighbouring levels up to
 // `jump` apart around `center`: at a high QP most deblocking edges pass the
 // filter's preconditions, some do not.
