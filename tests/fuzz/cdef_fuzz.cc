@@ -18,12 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.uv_sec_strength = in.ConsumeIntegralInRange(-1, 5);
   p.damping = in.ConsumeIntegralInRange(2, 7);
   const fuzz::FuzzFrame src(in);
-  const std::string params =
-      "pri " + std::to_string(p.pri_strength) + " sec " +
-      std::to_string(p.sec_strength) + " uv-pri " +
-      std::to_string(p.uv_pri_strength) + " uv-sec " +
-      std::to_string(p.uv_sec_strength) + " damping " +
-      std::to_string(p.damping);
+  const std::string params = "pri " + std::to_string(p.pri_strength) + " sec " +
+                             std::to_string(p.sec_strength) + " uv-pri " +
+                             std::to_string(p.uv_pri_strength) + " uv-sec " +
+                             std::to_string(p.uv_sec_strength) + " damping " +
+                             std::to_string(p.damping);
 
   // The outputs start as a copy of the input: same layout, and padding to
   // compare against.

@@ -15,10 +15,10 @@ namespace {
 
 constexpr const char* kElements[] = {"daedalusdeblock", "daedaluscdef",
                                      "daedalusmc"};
-constexpr const char* kFormats[] = {"I420", "YV12",  "Y42B", "Y444", "NV12",
+constexpr const char* kFormats[] = {"I420", "YV12",  "Y42B", "Y444",     "NV12",
                                     "NV21", "GRAY8", "RGBA", "I420_10LE"};
 constexpr const char* kModes[] = {"progressive", "interleaved", "mixed",
-                                  "alternate", "fields", "bogus"};
+                                  "alternate",   "fields",      "bogus"};
 // Sizes the caps may claim: small ones are filtered, the others must be
 // refused or at least not crash negotiation.
 constexpr int kOddSizes[] = {0, -3, 65536, 1 << 30, 0x7fffffff};
@@ -35,16 +35,16 @@ void set_random(GstElement* element, GParamSpec* pspec,
   g_value_init(&v, pspec->value_type);
   if (G_IS_PARAM_SPEC_INT(pspec)) {
     auto* p = G_PARAM_SPEC_INT(pspec);
-    g_value_set_int(&v, in.ConsumeIntegralInRange(p->minimum - 2,
-                                                   p->maximum + 2));
+    g_value_set_int(&v,
+                    in.ConsumeIntegralInRange(p->minimum - 2, p->maximum + 2));
   } else if (G_IS_PARAM_SPEC_UINT(pspec)) {
     auto* p = G_PARAM_SPEC_UINT(pspec);
     g_value_set_uint(&v, guint(in.ConsumeIntegralInRange<guint64>(
                              p->minimum, p->maximum + guint64(2))));
   } else if (G_IS_PARAM_SPEC_DOUBLE(pspec)) {
     auto* p = G_PARAM_SPEC_DOUBLE(pspec);
-    g_value_set_double(&v, in.ConsumeFloatingPointInRange(
-                               p->minimum - 1, p->maximum + 1));
+    g_value_set_double(
+        &v, in.ConsumeFloatingPointInRange(p->minimum - 1, p->maximum + 1));
   } else if (G_IS_PARAM_SPEC_ENUM(pspec)) {
     g_value_set_enum(&v, in.ConsumeIntegralInRange(-1, 40));
   } else if (G_IS_PARAM_SPEC_BOOLEAN(pspec)) {

@@ -27,8 +27,8 @@ size_t row_extent(const Plane& p) { return size_t(p.width - 1) * p.step + 1; }
 }  // namespace
 
 FuzzFrame::FuzzFrame(FuzzedDataProvider& data) {
-  const Layout& l = kLayouts[data.ConsumeIntegralInRange<int>(
-      0, std::size(kLayouts) - 1)];
+  const Layout& l =
+      kLayouts[data.ConsumeIntegralInRange<int>(0, std::size(kLayouts) - 1)];
   const int width = data.ConsumeIntegralInRange(1, 300);
   const int height = data.ConsumeIntegralInRange(1, 300);
   const int padding = data.ConsumeIntegralInRange(0, 40);
@@ -54,8 +54,8 @@ FuzzFrame::FuzzFrame(FuzzedDataProvider& data) {
   buffers_.resize(n_buffers);
   for (int b = 0; b < n_buffers; b++) {
     const Plane& p = f.planes[b];
-    const size_t extent = b > 0 && l.interleaved ? size_t(2 * cw)
-                                                 : row_extent(p);
+    const size_t extent =
+        b > 0 && l.interleaved ? size_t(2 * cw) : row_extent(p);
     buffers_[b].resize(size_t(p.height - 1) * p.stride + extent);
     for (uint8_t& byte : buffers_[b]) byte = uint8_t(gen());
   }
@@ -96,7 +96,9 @@ FuzzFrame::FuzzFrame(FuzzedDataProvider& data) {
   char text[96];
   std::snprintf(text, sizeof text, "%s %dx%d padding %d %s", l.name, width,
                 height, padding,
-                field < 0 ? "progressive" : field ? "field 1" : "field 0");
+                field < 0 ? "progressive"
+                : field   ? "field 1"
+                          : "field 0");
   layout_ = text;
 }
 
@@ -109,9 +111,8 @@ FuzzFrame::FuzzFrame(const FuzzFrame& other)
             buffer_of_);
   for (int c = 0; c < view_.num_planes; c++) {
     const int b = buffer_of_[c];
-    view_.planes[c].data =
-        buffers_[b].data() + (other.view_.planes[c].data -
-                              other.buffers_[b].data());
+    view_.planes[c].data = buffers_[b].data() + (other.view_.planes[c].data -
+                                                 other.buffers_[b].data());
   }
 }
 

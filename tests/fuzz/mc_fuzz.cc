@@ -15,9 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Sixteenths of a sample (every filter phase), or any value a little past
   // the range.
   for (double* d : {&p.dx, &p.dy}) {
-    *d = in.ConsumeBool()
-             ? in.ConsumeIntegralInRange(-40 * 16, 40 * 16) / 16.0
-             : in.ConsumeFloatingPointInRange(-4100.0, 4100.0);
+    *d = in.ConsumeBool() ? in.ConsumeIntegralInRange(-40 * 16, 40 * 16) / 16.0
+                          : in.ConsumeFloatingPointInRange(-4100.0, 4100.0);
   }
   p.filter = McFilter(in.ConsumeIntegralInRange(0, 3));
   const fuzz::FuzzFrame src(in);

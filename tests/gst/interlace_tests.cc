@@ -30,8 +30,8 @@ FrameView<T> field(const FrameView<T>& frame, int parity) {
 Status each_field(Backend& backend, const Frame& dst, const ConstFrame& src) {
   for (int parity = 0; parity < 2; parity++) {
     if (field(dst, parity).planes[0].height == 0) break;
-    if (Status s = spec->reference(backend, field(dst, parity),
-                                   field(src, parity));
+    if (Status s =
+            spec->reference(backend, field(dst, parity), field(src, parity));
         !s)
       return s;
   }
@@ -51,11 +51,12 @@ GstVideoInfo interlaced_info(const char* format, int width, int height,
 // A harness on `kind`, or nullptr (saying so) where this machine lacks it.
 GstHarness* harness_on(BackendKind kind) {
   if (!create_backend(kind, nullptr)) {
-    g_print("SKIP: no %s backend here\n", std::string(backend_name(kind)).c_str());
+    g_print("SKIP: no %s backend here\n",
+            std::string(backend_name(kind)).c_str());
     return nullptr;
   }
-  const std::string props = std::string(spec->params) + " backend=" +
-                            std::string(backend_name(kind));
+  const std::string props =
+      std::string(spec->params) + " backend=" + std::string(backend_name(kind));
   return new_harness(spec->factory, props.c_str());
 }
 
@@ -103,8 +104,8 @@ GST_END_TEST
 // Filtering by fields is not filtering the frame: else the tests above
 // would prove nothing.
 GST_START_TEST(test_fields_differ_from_frame) {
-  const GstVideoInfo info = interlaced_info(
-      "I420", 33, 17, GST_VIDEO_INTERLACE_MODE_INTERLEAVED);
+  const GstVideoInfo info =
+      interlaced_info("I420", 33, 17, GST_VIDEO_INTERLACE_MODE_INTERLEAVED);
   std::mt19937 gen = rng(0);
   GstBuffer* in = random_buffer(info, gen);
   GstBuffer* by_fields =
@@ -141,8 +142,8 @@ GST_START_TEST(test_alternate) {
   fail_unless_equals_int(GST_VIDEO_INFO_COMP_HEIGHT(&info, 0), 17);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   std::mt19937 gen = rng(__i__);
-  for (auto flag : {GST_VIDEO_BUFFER_FLAG_TOP_FIELD,
-                    GST_VIDEO_BUFFER_FLAG_BOTTOM_FIELD}) {
+  for (auto flag :
+       {GST_VIDEO_BUFFER_FLAG_TOP_FIELD, GST_VIDEO_BUFFER_FLAG_BOTTOM_FIELD}) {
     GstBuffer* in = random_buffer(info, gen);
     GST_BUFFER_FLAG_SET(in, flag);
     check(h, in, info, false);

@@ -45,13 +45,13 @@ GST_START_TEST(test_short_buffer) {
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   std::mt19937 gen = rng(__i__);
 
-  GstBuffer* in = __i__ ? random_buffer_with_meta(info, 19, gen)
-                        : random_buffer(info, gen);
+  GstBuffer* in =
+      __i__ ? random_buffer_with_meta(info, 19, gen) : random_buffer(info, gen);
   gsize expected = info.size;
   if (GstVideoMeta* meta = gst_buffer_get_video_meta(in)) {
     // Plane 0 comes last in that layout.
-    expected = meta->offset[0] +
-               gsize(meta->stride[0]) * GST_VIDEO_INFO_HEIGHT(&info);
+    expected =
+        meta->offset[0] + gsize(meta->stride[0]) * GST_VIDEO_INFO_HEIGHT(&info);
   }
   gst_buffer_resize(in, 0, expected - 1);
   GST_BUFFER_PTS(in) = 3 * GST_SECOND;
@@ -67,8 +67,8 @@ GST_START_TEST(test_short_buffer) {
 
   // The stream goes on: the next, whole, buffer is filtered.
   GstBuffer* whole = random_buffer(info, gen);
-  GstBuffer* want = expected_output(whole, info, spec->reference,
-                                    spec->in_place);
+  GstBuffer* want =
+      expected_output(whole, info, spec->reference, spec->in_place);
   out = push_and_pull(h, whole);
   check_output(want, out, info, spec->in_place);
   fail_unless(gst_bus_pop(bus) == nullptr, "a message for a whole buffer");
