@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds the gstreamer1.0-daedalus Debian package from this tree in
 # ./build-package (dpkg-buildpackage -b; `tools/check-package.sh arm64`
-# cross-builds the arm64 one), runs lintian on it (its report in
-# build-package/lintian-<arch>.txt; an error or warning fails), and installs
+# cross-builds the arm64 one in a Debian 12 chroot), runs lintian on it
+# (its report in build-package/lintian-<arch>.txt; an error or warning
+# fails), and installs
 # the native one with apt in a fresh Debian 12 chroot that has nothing else
 # of daedalus and no GST_PLUGIN_PATH, where gst-inspect-1.0 must find the
 # three elements (its output in build-package/gst-inspect-<arch>.txt).
@@ -13,14 +14,6 @@ native=$(dpkg --print-architecture)
 
 tools/apt-install.sh dpkg-dev debhelper lintian mmdebstrap fakeroot \
   meson ninja-build pkg-config glslang-tools
-if [ "$arch" = "$native" ]; then
-  tools/apt-install.sh g++ libgstreamer1.0-dev \
-    libgstreamer-plugins-base1.0-dev libhwy-dev libvulkan-dev
-else
-  tools/apt-install.sh "crossbuild-essential-$arch" \
-    "libgstreamer1.0-dev:$arch" "libgstreamer-plugins-base1.0-dev:$arch" \
-    "libhwy-dev:$arch" "libvulkan-dev:$arch"
-fi
 
 # The tree as git sees it (tracked files and new ones not ignored), so no
 # build folder goes in.
@@ -30,7 +23,25 @@ rm -rf "$out/src-$arch"
 mkdir -p "$src"
 git ls-files -z --cached --others --exclude-standard |
   xargs -0 cp --parents -t "$src"
-(cd "$src" && dpkg-buildpackage -b -us -uc -a "$arch")
+if [ "$arch" = "$native" ]; then
+  tools/apt-install.sh g++ libgstreamer1.0-dev \
+    libgstreamer-plugins-base1.0-dev libhwy-dev libvulkan-dev
+  (cd "$src" && dpkg-buildpackage -b -us -uc)
+else
+  # Cross-built in a fresh Debian 12 chroot holding the other
+  # architecture's libraries: on this machine their -dev packages would
+  # replace the native ones.
+  mmdebstrap --variant=apt --architectures="$native,$arch" \
+    --include="build-essential,crossbuild-essential-$arch,debhelper" \
+    --include="meson,ninja-build,pkg-config,glslang-tools" \
+    --include="libgstreamer1.0-dev:$arch,libhwy-dev:$arch,libvulkan-dev:$arch" \
+    --include="libgstreamer-plugins-base1.0-dev:$arch" \
+    --customize-hook="copy-in $out/src-$arch /" \
+    --customize-hook="chroot \"\$1\" sh -c 'cd /src-$arch/daedalus && \
+      dpkg-buildpackage -b -us -uc -a $arch'" \
+    --customize-hook="sync-out /src-$arch $out/src-$arch" \
+    bookworm /dev/null
+fi
 deb=$(ls "$out/src-$arch"/gstreamer1.0-daedalus_*_"$arch".deb)
 cp "$deb" "$out/"
 deb=$out/$(basename "$deb")
