@@ -21,7 +21,7 @@ GstDaedalusDamageTracker::reset ()
 std::optional<daedalus::DamageEstimate>
 GstDaedalusDamageTracker::update (GstElement * element,
     GstDebugCategory * category, GstBuffer * buffer, const GstVideoInfo * info,
-    bool take_upstream)
+    bool two_fields, bool take_upstream)
 {
   if (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_DISCONT))
     reset ();
@@ -37,7 +37,8 @@ GstDaedalusDamageTracker::update (GstElement * element,
   GstVideoFrame frame;
   if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_READ))
     return std::nullopt;
-  estimator_.add_frame (gst_daedalus_frame_view (&frame));
+  const daedalus::Frame view = gst_daedalus_frame_view (&frame);
+  estimator_.add_frame (two_fields ? daedalus::field_of (view, 0) : view);
   gst_video_frame_unmap (&frame);
   measuring_ = true;
   last_ = estimator_.estimate ();

@@ -24,10 +24,11 @@ public:
   void reset ();
 
   /* The estimate including @buffer; nullopt when it cannot be mapped.
-   * Changes are logged at INFO in @category. */
+   * A buffer of @two_fields is measured on its top field. Changes are
+   * logged at INFO in @category. */
   std::optional<daedalus::DamageEstimate> update (GstElement * element,
       GstDebugCategory * category, GstBuffer * buffer,
-      const GstVideoInfo * info, bool take_upstream);
+      const GstVideoInfo * info, bool two_fields, bool take_upstream);
 
   /* The estimate of the last buffer since the last reset, if any. */
   const std::optional<daedalus::DamageEstimate> & last () const

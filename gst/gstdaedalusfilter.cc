@@ -76,8 +76,18 @@ enum
 #define DEFAULT_PROP_N_THREADS 0
 #define DEFAULT_PROP_CALIBRATION_BUDGET 200
 
+#define DAEDALUS_FORMATS "{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }"
+/* Interlaced video (docs/spec.md, "Interlaced video"): frames of two
+ * interleaved fields (every frame, or those a mixed stream flags), and
+ * fields one per buffer (alternate, which carries its caps feature). */
 #define DAEDALUS_VIDEO_CAPS \
-    GST_VIDEO_CAPS_MAKE ("{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }")
+    GST_VIDEO_CAPS_MAKE (DAEDALUS_FORMATS) \
+    ", interlace-mode = (string) { progressive, interleaved, mixed }; " \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_FORMAT_INTERLACED, \
+        DAEDALUS_FORMATS) ", interlace-mode = (string) alternate"
+#define DAEDALUS_PROGRESSIVE_CAPS \
+    GST_VIDEO_CAPS_MAKE (DAEDALUS_FORMATS) \
+    ", interlace-mode = (string) progressive"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -88,6 +98,14 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
+
+static GstStaticPadTemplate progressive_sink_template =
+GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (DAEDALUS_PROGRESSIVE_CAPS));
+
+static GstStaticPadTemplate progressive_src_template =
+GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (DAEDALUS_PROGRESSIVE_CAPS));
 
 GType
 gst_daedalus_backend_get_type (void)
@@ -128,6 +146,8 @@ namespace
 
     /* Streaming thread (and stop, once streaming has stopped). */
     std::shared_ptr<daedalus::Backend> backend;
+    /* Whether the buffer being processed holds two interleaved fields. */
+    bool two_fields = false;
     /* What the backend was chosen for: a change means choosing again. */
     std::string chosen_for;
     /* Whether a failing gpu or hybrid backend may be replaced by the cpu. */
@@ -185,14 +205,18 @@ static gboolean gst_daedalus_filter_start (GstBaseTransform * trans);
 static gboolean gst_daedalus_filter_stop (GstBaseTransform * trans);
 static gboolean gst_daedalus_filter_sink_event (GstBaseTransform * trans,
     GstEvent * event);
-static GstFlowReturn gst_daedalus_filter_prepare_output_buffer
-    (GstBaseTransform * trans, GstBuffer * input, GstBuffer ** output);
 static gboolean gst_daedalus_filter_propose_allocation (GstBaseTransform *
     trans, GstQuery * decide_query, GstQuery * query);
 static gboolean gst_daedalus_filter_decide_allocation (GstBaseTransform *
     trans, GstQuery * query);
 static void gst_daedalus_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
+static GstFlowReturn gst_daedalus_filter_prepare_output_buffer (GstBaseTransform
+    * trans, GstBuffer * input, GstBuffer ** outbuf);
+static GstFlowReturn gst_daedalus_filter_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
+static GstFlowReturn gst_daedalus_filter_transform_ip (GstBaseTransform *
+    trans, GstBuffer * buf);
 static gboolean gst_daedalus_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
@@ -309,18 +333,27 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
+  /* Every element inherits it: the spec says what each computes. */
+  gst_element_class_add_static_metadata (element_class,
+      GST_ELEMENT_METADATA_DOC_URI, DAEDALUS_DOC_URI);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_daedalus_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_daedalus_filter_stop);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_daedalus_filter_sink_event);
-  trans_class->prepare_output_buffer =
-      GST_DEBUG_FUNCPTR (gst_daedalus_filter_prepare_output_buffer);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_daedalus_filter_propose_allocation);
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_daedalus_filter_decide_allocation);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_daedalus_filter_before_transform);
+  /* A buffer too small for its caps goes downstream as it came, with a
+   * warning of ours rather than GstVideoFilter's; deblock's estimate goes
+   * on the buffers it outputs. */
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_daedalus_filter_prepare_output_buffer);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_daedalus_filter_transform);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_daedalus_filter_transform_ip);
   /* In passthrough the settings are a no-op: skip the in-place call too. */
   trans_class->transform_ip_on_passthrough = FALSE;
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_daedalus_filter_set_info);
@@ -613,6 +646,20 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
       gst_object_sync_values (GST_OBJECT (self), stream_time);
   }
 
+  const GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  switch (GST_VIDEO_INFO_INTERLACE_MODE (info)) {
+    case GST_VIDEO_INTERLACE_MODE_INTERLEAVED:
+      get_state (self).two_fields = true;
+      break;
+    case GST_VIDEO_INTERLACE_MODE_MIXED:
+      get_state (self).two_fields =
+          GST_BUFFER_FLAG_IS_SET (buffer, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+      break;
+    default:
+      /* Progressive, or one field a buffer (alternate): one picture. */
+      get_state (self).two_fields = false;
+      break;
+  }
   GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
   bool reset_requested;
   {
@@ -625,12 +672,71 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
   if (klass->auto_strength && klass->auto_strength (self)) {
     const std::optional<daedalus::DamageEstimate> estimate =
         get_state (self).damage.update (GST_ELEMENT (self),
-        klass->debug_category, buffer, &GST_VIDEO_FILTER (self)->in_info,
+        klass->debug_category, buffer, info, get_state (self).two_fields,
         klass->takes_upstream_estimate);
     if (estimate)
       klass->apply_estimate (self, &*estimate);
   }
-  update_passthrough (self, &GST_VIDEO_FILTER (self)->in_info, FALSE);
+  update_passthrough (self, info, FALSE);
+}
+
+/* The bytes a buffer must hold for a frame of @info: as its GstVideoMeta
+ * lays the planes out, if it has one, else as @info does. */
+static gsize
+expected_size (GstBuffer * buffer, const GstVideoInfo * info)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  if (!meta)
+    return GST_VIDEO_INFO_SIZE (info);
+
+  gsize end = 0;
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    const guint p = GST_VIDEO_INFO_COMP_PLANE (info, c);
+    if (p < meta->n_planes) {
+      end = MAX (end, meta->offset[p] + (gsize) meta->stride[p] *
+          GST_VIDEO_INFO_COMP_HEIGHT (info, c));
+    }
+  }
+  return end;
+}
+
+/* Whether @buffer is too small for the negotiated caps, which the element
+ * then says once per buffer. */
+static gboolean
+is_short_buffer (GstDaedalusFilter * self, GstBuffer * buffer)
+{
+  const gsize size = gst_buffer_get_size (buffer);
+  const gsize expected = expected_size (buffer,
+      &GST_VIDEO_FILTER (self)->in_info);
+  if (size >= expected)
+    return FALSE;
+
+  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+      ("A buffer is smaller than its caps say: it is passed on unfiltered."),
+      ("Buffer %p (pts %" GST_TIME_FORMAT ") holds %" G_GSIZE_FORMAT
+          " bytes; its caps and video meta need %" G_GSIZE_FORMAT ".",
+          buffer, GST_TIME_ARGS (GST_BUFFER_PTS (buffer)), size, expected));
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_daedalus_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  if (outbuf == inbuf)
+    return GST_FLOW_OK;
+  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
+      transform (trans, inbuf, outbuf);
+}
+
+static GstFlowReturn
+gst_daedalus_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  const GstVideoInfo *info = &GST_VIDEO_FILTER (trans)->in_info;
+  if (gst_buffer_get_size (buf) < expected_size (buf, info))
+    return GST_FLOW_OK;
+  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
+      transform_ip (trans, buf);
 }
 
 /* In place, the output buffer is the input made writable: a deblock leaves
@@ -644,6 +750,14 @@ gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
   GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
+  /* A buffer too small for its caps: the input itself is the output
+   * (GstBaseTransform takes no reference then); transform[_ip] leave it
+   * alone. */
+  if (!gst_base_transform_is_passthrough (trans)
+      && is_short_buffer (self, input)) {
+    *output = input;
+    return GST_FLOW_OK;
+  }
   const GstFlowReturn ret =
       GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
       prepare_output_buffer (trans, input, output);
@@ -720,9 +834,11 @@ restore_samples (const daedalus::Frame & frame,
   }
 }
 
-GstFlowReturn
-gst_daedalus_filter_run (GstDaedalusFilter * filter,
-    const daedalus::Frame & dst, const daedalus::ConstFrame & src)
+/* One picture (a frame, or one field of it) through the backend; TRUE in
+ * @zero_copy when the gpu backend filtered it in place in its memory. */
+static GstFlowReturn
+run_picture (GstDaedalusFilter * filter, const daedalus::Frame & dst,
+    const daedalus::ConstFrame & src, gboolean * zero_copy)
 {
   FilterState & state = get_state (filter);
   const daedalus::FrameJob job =
@@ -745,12 +861,10 @@ gst_daedalus_filter_run (GstDaedalusFilter * filter,
   }
 
   if (status) {
+    *zero_copy = FALSE;
     if (state.gpu) {
       const daedalus::GpuFrameStats & stats = state.gpu->last_frame_stats ();
-      if (stats.staged_groups == 0 && stats.zero_copy_groups > 0) {
-        GstDaedalusObjectLock lock (filter);
-        state.zero_copy_frames++;
-      }
+      *zero_copy = stats.staged_groups == 0 && stats.zero_copy_groups > 0;
     }
     return GST_FLOW_OK;
   }
@@ -779,6 +893,46 @@ gst_daedalus_filter_install_auto_strength (GObjectClass * klass, guint prop_id)
           "the last frame used", TRUE,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
+}
+
+GstFlowReturn
+gst_daedalus_filter_run (GstDaedalusFilter * filter,
+    const daedalus::Frame & dst, const daedalus::ConstFrame & src)
+{
+  FilterState & state = get_state (filter);
+  const int pictures = state.two_fields ? 2 : 1;
+  gboolean zero_copy = TRUE;
+
+  for (int parity = 0; parity < pictures; parity++) {
+    const daedalus::Frame picture =
+        pictures == 1 ? dst : daedalus::field_of (dst, parity);
+    if (picture.planes[0].height == 0)
+      break;
+    gboolean picture_zero_copy;
+    const GstFlowReturn ret = run_picture (filter, picture,
+        pictures == 1 ? src : daedalus::field_of (src, parity),
+        &picture_zero_copy);
+    if (ret != GST_FLOW_OK)
+      return ret;
+    zero_copy = zero_copy && picture_zero_copy;
+  }
+  if (zero_copy) {
+    GstDaedalusObjectLock lock (filter);
+    state.zero_copy_frames++;
+  }
+  return GST_FLOW_OK;
+}
+
+void
+gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  /* Templates of the same names replace the base class's. */
+  gst_element_class_add_static_pad_template (element_class,
+      &progressive_sink_template);
+  gst_element_class_add_static_pad_template (element_class,
+      &progressive_src_template);
 }
 
 daedalus::Frame

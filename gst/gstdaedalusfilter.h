@@ -91,7 +91,10 @@ G_END_DECLS
 
 /* Runs a frame through make_job's call on the backend chosen at
  * negotiation (on the streaming thread: inside transform_frame[_ip]); @dst
- * is @src for an in-place job. When a gpu or hybrid backend that auto chose
+ * is @src for an in-place job. A frame of two interleaved fields
+ * (interlace-mode interleaved, or a mixed stream's buffer flagged
+ * interlaced) is run as two pictures, one per field (docs/spec.md,
+ * "Interlaced video"). When a gpu or hybrid backend that auto chose
  * fails, warns once and redoes the frame on the cpu backend, which it keeps
  * from then on, through later negotiations too. Otherwise a failure posts an element error carrying the
  * backend's message and returns GST_FLOW_ERROR. */
@@ -107,6 +110,11 @@ void gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter * filter);
  * @prop_id of an element with a damage estimate. */
 void gst_daedalus_filter_install_auto_strength (GObjectClass * klass,
     guint prop_id);
+
+/* For an element that takes progressive video only (its class_init calls
+ * it): caps of any other interlace-mode are refused at negotiation. */
+void gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass *
+    klass);
 
 /* A view of a mapped frame's samples: components 0..2 (Y, U, V whatever the
  * plane order), with the frame's strides, offsets and pixel strides, so

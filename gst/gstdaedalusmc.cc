@@ -128,6 +128,10 @@ gst_daedalus_mc_class_init (GstDaedalusMcClass * klass)
   gobject_class->set_property = gst_daedalus_mc_set_property;
   gobject_class->get_property = gst_daedalus_mc_get_property;
 
+  /* A shift mixes the rows of both fields: progressive video only
+   * (docs/spec.md, "Interlaced video"). */
+  gst_daedalus_filter_class_set_progressive_only (filter_class);
+
   g_object_class_install_property (gobject_class, PROP_DX,
       g_param_spec_double ("dx", "Horizontal shift",
           "Horizontal shift in luma samples: out(x, y) = in(x + dx, y + dy), "

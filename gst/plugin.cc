@@ -38,4 +38,4 @@ plugin_init (GstPlugin * plugin)
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, daedalus,
     "Codec loop filters as video post-processing: H.264 deblocking, "
     "AV1 CDEF de-ringing, VP9 sub-pixel motion compensation",
-    plugin_init, VERSION, "LGPL", PACKAGE, GST_PACKAGE_ORIGIN)
+    plugin_init, VERSION, "LGPL", GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

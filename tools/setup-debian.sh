@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs what daedalus needs on Debian 12 / Raspberry Pi OS bookworm and
-# builds it in ./build (configuring it on first use). Idempotent.
+# builds it in ./build (configuring it on first use). Idempotent. The
+# decoders are for the README's example pipelines: H.264/MPEG-4/MPEG-2
+# (libav), AV1 and MPEG-TS (bad), MPEG-2 and AVI/MP4 demuxers (ugly, good).
 # python3-skimage: the demo's photograph (skimage/data/coffee.png) and the
 # quality benchmark's contents.
 set -eu
@@ -10,6 +12,7 @@ tools/apt-install.sh \
   meson ninja-build pkg-config g++ \
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav \
   libgtest-dev libhwy-dev \
   libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers \
   python3-skimage

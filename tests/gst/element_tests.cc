@@ -343,7 +343,8 @@ GST_START_TEST(test_property_specs) {
 }
 GST_END_TEST
 
-// Out-of-range values are refused (GLib warns) and the old value stays.
+// Out-of-range values are refused (GLib warns; Debian 13's GLib 2.84 is
+// critical) and the old value stays.
 GST_START_TEST(test_property_rejection) {
   GstElement* element = new_element(spec->factory);
 
@@ -355,13 +356,13 @@ GST_START_TEST(test_property_rejection) {
       for (double bad : {p.min - step, p.max + step}) {
         if (is_int) {
           g_object_set(element, p.name, int(kept), nullptr);
-          ASSERT_WARNING(g_object_set(element, p.name, int(bad), nullptr));
+          ASSERT_REFUSED(g_object_set(element, p.name, int(bad), nullptr));
           int now;
           g_object_get(element, p.name, &now, nullptr);
           fail_unless_equals_int(now, int(kept));
         } else {
           g_object_set(element, p.name, kept, nullptr);
-          ASSERT_WARNING(g_object_set(element, p.name, bad, nullptr));
+          ASSERT_REFUSED(g_object_set(element, p.name, bad, nullptr));
           double now;
           g_object_get(element, p.name, &now, nullptr);
           fail_unless_equals_float(now, kept);
@@ -374,7 +375,7 @@ GST_START_TEST(test_property_rejection) {
     const char* kept = e.nicks.back();
     for (int bad : e.invalid) {
       set_properties(element, (std::string(e.name) + "=" + kept).c_str());
-      ASSERT_WARNING(g_object_set(element, e.name, bad, nullptr));
+      ASSERT_REFUSED(g_object_set(element, e.name, bad, nullptr));
       gint now;
       g_object_get(element, e.name, &now, nullptr);
       GEnumClass* klass =
@@ -383,12 +384,12 @@ GST_START_TEST(test_property_rejection) {
     }
   }
 
-  ASSERT_WARNING(g_object_set(element, "backend", 7, nullptr));
-  ASSERT_WARNING(g_object_set(element, "active-backend", "cpu", nullptr));
-  ASSERT_WARNING(g_object_set(element, "decided-by", "trial", nullptr));
-  ASSERT_WARNING(g_object_set(element, "n-threads", 257u, nullptr));
-  ASSERT_WARNING(g_object_set(element, "calibration-budget", 5u, nullptr));
-  ASSERT_WARNING(g_object_set(element, "calibration-budget", 10001u, nullptr));
+  ASSERT_REFUSED(g_object_set(element, "backend", 7, nullptr));
+  ASSERT_REFUSED(g_object_set(element, "active-backend", "cpu", nullptr));
+  ASSERT_REFUSED(g_object_set(element, "decided-by", "trial", nullptr));
+  ASSERT_REFUSED(g_object_set(element, "n-threads", 257u, nullptr));
+  ASSERT_REFUSED(g_object_set(element, "calibration-budget", 5u, nullptr));
+  ASSERT_REFUSED(g_object_set(element, "calibration-budget", 10001u, nullptr));
   guint budget;
   g_object_get(element, "calibration-budget", &budget, nullptr);
   fail_unless_equals_int(budget, 200);
@@ -506,6 +507,8 @@ Suite* element_suite(const ElementSpec* element) {
   tcase_add_test(tc, test_launch_line);
   suite_add_tcase(s, gpu_tcase(element));
   suite_add_tcase(s, auto_tcase(element));
+  suite_add_tcase(s, short_buffer_tcase(element));
+  suite_add_tcase(s, interlace_tcase(element));
   return s;
 }
 

@@ -46,6 +46,8 @@ struct ElementSpec {
   std::vector<NumericProperty> numeric;
   std::vector<EnumProperty> enums;
   ControlledProperty controlled;
+  // Refuses interlaced caps (else filters each field on its own).
+  bool progressive_only = false;
 };
 
 // A suite with the common checks of `spec`, which must outlive it; each
@@ -54,6 +56,12 @@ Suite* element_suite(const ElementSpec* spec);
 
 // The checks of `spec` on the gpu backend (part of element_suite()).
 TCase* gpu_tcase(const ElementSpec* spec);
+
+// Interlaced caps (part of element_suite()).
+TCase* interlace_tcase(const ElementSpec* spec);
+
+// A buffer too small for its caps (part of element_suite()).
+TCase* short_buffer_tcase(const ElementSpec* spec);
 
 // The checks of backend=auto's choice (part of element_suite()).
 TCase* auto_tcase(const ElementSpec* spec);

@@ -29,6 +29,7 @@ const ElementSpec kSpec = {
                    [](double dx) {
                      return mc_with({.dx = dx, .filter = McFilter::Smooth});
                    }},
+    .progressive_only = true,
 };
 
 // Whole-sample shifts (also in subsampled chroma) copy samples: out(x, y) =

@@ -39,6 +39,12 @@ GST_START_TEST(test_plugin_metadata) {
   fail_unless_equals_string(gst_plugin_get_license(plugin), "LGPL");
   fail_unless(std::strlen(gst_plugin_get_description(plugin)) > 40);
   fail_unless(std::strlen(gst_plugin_get_version(plugin)) > 0);
+  // gst-inspect-1.0's "Source module", "Binary package" and "Origin URL".
+  fail_unless_equals_string(gst_plugin_get_source(plugin), "daedalus");
+  fail_unless(std::strlen(gst_plugin_get_package(plugin)) > 0);
+  const std::string origin = gst_plugin_get_origin(plugin);
+  fail_unless(origin.find("://") != std::string::npos, "origin: %s",
+              origin.c_str());
   gst_object_unref(plugin);
 }
 GST_END_TEST
@@ -49,6 +55,12 @@ GST_START_TEST(test_element_metadata) {
   fail_unless_equals_string(
       gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS),
       "Filter/Effect/Video");
+  // The documentation gst-inspect-1.0 names is the installed spec.
+  const std::string doc = gst_element_factory_get_metadata(
+      factory, GST_ELEMENT_METADATA_DOC_URI);
+  fail_unless(g_str_has_prefix(doc.c_str(), "file:///") &&
+                  g_str_has_suffix(doc.c_str(), "/spec.md"),
+              "%s: doc-uri %s", kElements[__i__], doc.c_str());
   for (const char* key :
        {GST_ELEMENT_METADATA_LONGNAME, GST_ELEMENT_METADATA_DESCRIPTION,
         GST_ELEMENT_METADATA_AUTHOR}) {
@@ -59,13 +71,22 @@ GST_START_TEST(test_element_metadata) {
   fail_unless_equals_int(
       gst_plugin_feature_get_rank(GST_PLUGIN_FEATURE(factory)), GST_RANK_NONE);
 
-  // One sink and one src pad, always there, taking every format at any size.
+  // One sink and one src pad, always there, taking every format at any
+  // size; interlaced video but in daedalusmc, which shifts across fields.
   fail_unless_equals_int(gst_element_factory_get_num_pad_templates(factory),
                          2);
+  const std::string video =
+      "format=(string){ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }, "
+      "width=(int)[1, MAX], height=(int)[1, MAX], "
+      "framerate=(fraction)[0/1, MAX], interlace-mode=(string)";
+  const std::string progressive = "video/x-raw, " + video + "progressive";
+  const std::string interlaced =
+      "video/x-raw, " + video + "{ progressive, interleaved, mixed }; " +
+      "video/x-raw(format:Interlaced), " + video + "alternate";
   GstCaps* want = gst_caps_from_string(
-      "video/x-raw, format=(string){ I420, YV12, Y42B, Y444, NV12, NV21, "
-      "GRAY8 }, width=(int)[1, MAX], height=(int)[1, MAX], "
-      "framerate=(fraction)[0/1, MAX]");
+      (std::strcmp(kElements[__i__], "daedalusmc") == 0 ? progressive
+                                                        : interlaced)
+          .c_str());
   for (const GList* l = gst_element_factory_get_static_pad_templates(factory);
        l; l = l->next) {
     auto* tmpl = static_cast<GstStaticPadTemplate*>(l->data);

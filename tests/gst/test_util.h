@@ -31,6 +31,21 @@
   }                                                                          \
   G_STMT_END
 
+// GLib refuses a property value out of range (or a read-only property)
+// with a g_warning up to 2.74 (Debian 12) and a g_critical in 2.84 (Debian
+// 13): either passes, nothing fails. gst-check's ASSERT_WARNING, widened.
+#define ASSERT_REFUSED(code)                                                  \
+  G_STMT_START {                                                             \
+    _gst_check_expecting_log = TRUE;                                         \
+    _gst_check_raised_warning = FALSE;                                       \
+    _gst_check_raised_critical = FALSE;                                      \
+    code;                                                                    \
+    fail_unless(_gst_check_raised_warning || _gst_check_raised_critical,     \
+                "GLib did not refuse: %s", #code);                           \
+    _gst_check_expecting_log = FALSE;                                        \
+  }                                                                          \
+  G_STMT_END
+
 namespace daedalus::gsttest {
 
 inline constexpr const char* kFormats[] = {"I420", "YV12", "Y42B", "Y444",

@@ -60,11 +60,14 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
                    const CdefParams& params, int block_rows) {
   const GpuPlane &ls = f.src[0], &ld = f.dst[0];
   if (ld.width <= 0 || block_rows <= 0) return Status::ok();
-  const int sx = f.chroma_groups ? f.chroma_shift_x : 0;
-  const int sy = f.chroma_groups ? f.chroma_shift_y : 0;
-  const int step = f.chroma_groups ? f.src[1].step : 1;
-  const int cw = f.chroma_groups ? f.dst[1].width : 0;
-  const int ch = f.chroma_groups ? f.dst[1].height : 0;
+  // Chroma planes of no rows (the second field of a frame whose chroma has
+  // one row) have no buffer: luma alone then.
+  const int chroma_groups = f.dst[1].height > 0 ? f.chroma_groups : 0;
+  const int sx = chroma_groups ? f.chroma_shift_x : 0;
+  const int sy = chroma_groups ? f.chroma_shift_y : 0;
+  const int step = chroma_groups ? f.src[1].step : 1;
+  const int cw = chroma_groups ? f.dst[1].width : 0;
+  const int ch = chroma_groups ? f.dst[1].height : 0;
   if (step == 2 && sx == 0 && sy == 0)
     return Status::error(
         "internal: cdef.comp stages interleaved chroma only "
@@ -94,7 +97,7 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
     CdefPush push = base;
     push.luma_out = next == 1;
     VkBuffer buffers[] = {ls.buffer, ld.buffer, ls.buffer, ld.buffer};
-    if (next <= f.chroma_groups) {
+    if (next <= chroma_groups) {
       const GpuPlane &s0 = f.src[next], &d0 = f.dst[next];
       buffers[2] = s0.buffer;
       buffers[3] = d0.buffer;
@@ -102,7 +105,7 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
                  &push.c0_dst_offset, &push.c0_dst_stride);
       push.chroma_groups = 1;
       const int other = next + 1;
-      if (other <= f.chroma_groups && f.src[other].buffer == s0.buffer &&
+      if (other <= chroma_groups && f.src[other].buffer == s0.buffer &&
           f.dst[other].buffer == d0.buffer) {
         set_chroma(f.src[other], f.dst[other], &push.c1_src_offset,
                    &push.c1_src_stride, &push.c1_dst_offset,
@@ -112,7 +115,7 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
     }
     DAEDALUS_TRY(batch.dispatch(kCdefKernel, spec, &push, buffers, gx, gy));
     next += push.chroma_groups;
-  } while (next <= f.chroma_groups);
+  } while (next <= chroma_groups);
   return Status::ok();
 }
 

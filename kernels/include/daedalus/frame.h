@@ -79,4 +79,21 @@ struct FrameView {
 using Frame = FrameView<uint8_t>;
 using ConstFrame = FrameView<const uint8_t>;
 
+// One field of an interlaced frame as a picture of its own (docs/spec.md,
+// "Interlaced video"): `parity` 0 takes rows 0, 2, 4, ... of every plane,
+// 1 rows 1, 3, 5, ...; twice the stride, half the rows (rounded up for
+// field 0, down for field 1, so a plane of one row has an empty field 1).
+template <class T>
+FrameView<T> field_of(const FrameView<T>& frame, int parity) {
+  FrameView<T> field = frame;
+  for (int i = 0; i < frame.num_planes; i++) {
+    const PlaneView<T>& p = frame.planes[i];
+    field.planes[i].data = p.height > parity ? p.data + parity * p.stride
+                                             : p.data;
+    field.planes[i].stride = 2 * p.stride;
+    field.planes[i].height = (p.height + 1 - parity) / 2;
+  }
+  return field;
+}
+
 }  // namespace daedalus

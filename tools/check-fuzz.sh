@@ -1,0 +1,51 @@
+#!/bin/sh
+# Builds the libFuzzer targets of tests/fuzz with clang and
+# AddressSanitizer in ./build-fuzz (configuring it on first use) and runs
+# each for FUZZ_SECONDS (default 30) from its seed corpus,
+# tests/fuzz/corpus/<target>/; inputs it finds go to build-fuzz/corpus/,
+# not the tree. A crash, a sanitizer report, a leak or a scalar/cpu mismatch
+# fails, leaving the input in build-fuzz/artifacts/<target>-*: replay it
+# with build-fuzz/tests/fuzz/<target>-fuzz FILE.
+set -eu
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-30}
+
+tools/apt-install.sh clang libclang-rt-14-dev meson ninja-build pkg-config \
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libhwy-dev
+
+# Coverage instrumentation everywhere (the kernel library and plugin too);
+# no Vulkan (no target uses the GPU). To keep the build short (clang with
+# sanitizers takes long over Highway's per-target code): AddressSanitizer
+# only (tools/check-asan.sh runs UBSan), -O1, and of the SIMD targets only
+# AVX2, the one the cpu backend runs on CI's machine (the SIMD suites check
+# every target against the reference).
+set -- -Dfuzz=true -Dtests=disabled -Dbench=false -Dvulkan=disabled \
+  -Db_sanitize=address -Db_lundef=false \
+  -Doptimization=1 -Ddebug=false \
+  "-Dc_args=-g1 -fsanitize=fuzzer-no-link" \
+  "-Dcpp_args=-g1 -fsanitize=fuzzer-no-link -DHWY_DISABLED_TARGETS=(HWY_AVX3|HWY_AVX3_DL|HWY_SSE4|HWY_SSSE3)"
+if [ -f build-fuzz/build.ninja ]; then
+  meson setup --reconfigure build-fuzz "$@"
+else
+  CC=clang CXX=clang++ meson setup build-fuzz "$@"
+fi
+meson compile -C build-fuzz
+
+export ASAN_OPTIONS=abort_on_error=1
+export G_SLICE=always-malloc
+rm -rf build-fuzz/artifacts
+mkdir -p build-fuzz/artifacts
+for target in deblock cdef mc element; do
+  mkdir -p "build-fuzz/corpus/$target"
+  echo "check-fuzz: $target for $seconds s"
+  "build-fuzz/tests/fuzz/$target-fuzz" -max_total_time="$seconds" \
+    -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$target-" \
+    "build-fuzz/corpus/$target" "tests/fuzz/corpus/$target" 2>&1 |
+    grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)\|GLib-GObject-WARNING" || true
+  # The pipe hides the target's status: an artifact is the failure.
+  if [ -n "$(ls build-fuzz/artifacts)" ]; then
+    echo "check-fuzz: $target FAILED: $(ls build-fuzz/artifacts)" >&2
+    exit 1
+  fi
+done
+echo "check-fuzz: no crash, report, leak or mismatch in ${seconds}s per target"
