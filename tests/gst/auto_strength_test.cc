@@ -397,6 +397,57 @@ GST_END_TEST
 GST_START_TEST(test_chain_at_level_one) { check_chain(1, 1); }
 GST_END_TEST
 
+// A frame of two fields is measured on its top field: blocky there, smooth
+// in the other field, where the frame as a whole would look far less
+// blocky (its rows alternate between the fields). Each field is then
+// deblocked as its own picture at the top field's estimate.
+GST_START_TEST(test_interleaved_frames_measure_the_top_field) {
+  GstVideoInfo info;
+  gst_video_info_set_interlaced_format(&info, GST_VIDEO_FORMAT_I420,
+                                       GST_VIDEO_INTERLACE_MODE_INTERLEAVED,
+                                       192, 224);
+  GstHarness* h = new_harness("daedalusdeblock", "");
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  DamageEstimator by_field, by_frame;
+  for (int i = 0; i < 3; i++) {
+    GstBuffer* in = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+    GstVideoFrame frame;
+    fail_unless(gst_video_frame_map(&frame, &info, in, GST_MAP_WRITE));
+    const Frame f = frame_view(frame);
+    for (int p = 0; p < f.num_planes; p++)
+      for (int y = 0; y < f.planes[p].height; y++)
+        for (int x = 0; x < f.planes[p].width; x++) {
+          const int fy = y / 2;
+          f.planes[p].at(x, y) = uint8_t(
+              y % 2 ? 60 + x / 4 + fy / 3
+                    : 120 + int(20 * std::sin(x / 29.0)) +
+                          ((x / 8 + fy / 8) % 2 ? 16 : 0));
+        }
+    by_field.add_frame(field_of(ConstFrame(f), 0));
+    by_frame.add_frame(f);
+    gst_video_frame_unmap(&frame);
+    const DeblockParams p = auto_deblock_params(by_field.estimate());
+    fail_unless(by_field.estimate().level > by_frame.estimate().level,
+                "top field level %d, frame level %d", by_field.estimate().level,
+                by_frame.estimate().level);
+    GstBuffer* expected = expected_output(
+        in, info,
+        [p](Backend& b, const Frame& dst, const ConstFrame&) {
+          for (int parity : {0, 1})
+            if (Status s = b.deblock(field_of(dst, parity), p); !s) return s;
+          return Status::ok();
+        },
+        true);
+    GstBuffer* out = push_and_pull(h, in);
+    fail_unless_equals_std_string(first_difference(expected, out, info), "");
+    fail_unless_equals_int(int_property(h->element, "qp"), p.qp);
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+  }
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
 Suite* auto_strength_suite() {
   Suite* s = suite_create("auto-strength");
   TCase* tc = tcase_create("auto-strength");
@@ -409,6 +460,7 @@ Suite* auto_strength_suite() {
   tcase_add_test(tc, test_flush_caps_and_discont_reset);
   tcase_add_test(tc, test_auto_on_again_starts_over);
   tcase_add_test(tc, test_chain_at_level_one);
+  tcase_add_test(tc, test_interleaved_frames_measure_the_top_field);
   tcase_add_test(tc, test_chain_shares_the_estimate);
   return s;
 }
