@@ -55,8 +55,9 @@ GstDaedalusDamageTracker::post_if_changed (GstElement * element,
       && posted_->grid_y == e.grid_y && posted_->luma.spacing == e.luma.spacing)
     return;
   posted_ = e;
-  GST_CAT_INFO_OBJECT (category, element, "damage level %d (blk %d/256, grid %d at %d,%d)%s",
-      e.level, e.luma.blk, e.luma.spacing, e.grid_x, e.grid_y,
+  GST_CAT_INFO_OBJECT (category, element, "damage level %d (measure %d/256: blk %d/256, "
+      "act %d/256; grid %d at %d,%d)%s", e.level, e.luma.measure, e.luma.blk,
+      e.luma.act, e.luma.spacing, e.grid_x, e.grid_y,
       from_upstream ? ", from upstream" : "");
   GstStructure *s = gst_daedalus_damage_structure ("daedalus-damage", e);
   gst_structure_set (s, "from-upstream", G_TYPE_BOOLEAN, from_upstream,

@@ -197,15 +197,16 @@ std::string what_auto_chose(GstElement* pipeline, const Options& o) {
     const GstStructure* s = gst_message_get_structure(m);
     if (gst_structure_has_name(s, "daedalus-damage") &&
         std::string(GST_OBJECT_NAME(GST_MESSAGE_SRC(m))) == "chain-deblock") {
-      gint level = 0, blk = 0, spacing = 0, gx = 0, gy = 0;
+      gint level = 0, blk = 0, act = 0, spacing = 0, gx = 0, gy = 0;
       gst_structure_get(s, "level", G_TYPE_INT, &level, "blk", G_TYPE_INT, &blk,
-                        "spacing", G_TYPE_INT, &spacing, "grid-x", G_TYPE_INT, &gx,
-                        "grid-y", G_TYPE_INT, &gy, nullptr);
+                        "act", G_TYPE_INT, &act, "spacing", G_TYPE_INT, &spacing,
+                        "grid-x", G_TYPE_INT, &gx, "grid-y", G_TYPE_INT, &gy, nullptr);
       char line[256];
       std::snprintf(line, sizeof line,
                     "estimated damage: level %d of 7 (block steps %.2f samples "
-                    "beyond their surroundings, grid %d at %d,%d)\n",
-                    level, blk / 256.0, spacing, gx, gy);
+                    "beyond their surroundings, in a picture whose mean step "
+                    "is %.2f; grid %d at %d,%d)\n",
+                    level, blk / 256.0, act / 256.0, spacing, gx, gy);
       out = line;
     }
     gst_message_unref(m);

@@ -12,6 +12,7 @@ The damage estimator's stages (issue 16; run only when named, see
 docs/estimator.md):
   corpus   its clips, 4 frames each      baselines  per-clip best settings
   estimate measure, fit, evaluate the automatic settings
+  levels   each clip at each auto level; the level staircase fitted
 """
 
 import argparse
@@ -35,9 +36,10 @@ import report  # noqa: E402
 import sweep  # noqa: E402
 import estimate  # noqa: E402
 import auto  # noqa: E402
+import levels  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
-EXTRA_STAGES = ("corpus", "baselines", "estimate", "auto")
+EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -243,6 +245,10 @@ def stage_baselines(work, force):
 
 def stage_estimate(work, force, docs):
     estimate.run_stage(corpus.Corpus(work.root), work.tmp, log, force, docs)
+
+
+def stage_levels(work, force):
+    levels.run_stage(corpus.Corpus(work.root), work.tmp, log)
 
 
 def stage_auto(work, force):

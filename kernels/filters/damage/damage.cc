@@ -10,11 +10,12 @@
 
 namespace daedalus {
 
-// The staircase of docs/estimator.md ("The mapping"), in 1/256 sample: the
-// lowest blk of a corpus clip the fit put on each level, rounded up. Level 1
-// starts at the largest blk of any single clean frame (the safety margin).
-const int kDamageLevelStart[kDamageLevels - 1] = {96,  146, 257, 339,
-                                                  677, 992, 1145};
+// The staircase of docs/estimator.md ("The measure"), in 1/256 sample: the
+// lowest measure of a corpus clip the fit put on each level, rounded up.
+// Level 1 starts at the largest measure of any single clean frame (the
+// safety margin).
+const int kDamageLevelStart[kDamageLevels - 1] = {7,   23,  36,  566,
+                                                  690, 699, 1891};
 
 void damage_dsp_init(DamageDsp* dsp) {
   damage_dsp_init_ref(dsp);
@@ -69,6 +70,15 @@ Phase find_phase(const std::vector<uint32_t>& c, uint32_t weight) {
   return p;
 }
 
+// A direction's mean step, in 1/128 sample: the two directions' add up to
+// their mean in 1/256 sample.
+int half_mean_step(const std::vector<uint32_t>& c, uint32_t weight) {
+  if (c.empty() || weight == 0) return 0;
+  int64_t sum = 0;
+  for (uint32_t v : c) sum += v;
+  return int(sum * 128 / (int64_t(c.size()) * weight));
+}
+
 }  // namespace
 
 BlockGrid find_block_grid(const StepProfile& profile) {
@@ -100,15 +110,21 @@ BlockGrid find_block_grid(const StepProfile& profile) {
     g.offset_x = (x.phase + 1) % 8;
     g.offset_y = (y.phase + 1) % 8;
   }
+  g.act = half_mean_step(profile.cols, profile.col_weight) +
+          half_mean_step(profile.rows, profile.row_weight);
+  g.measure = g.blk >= kDamageMinBlk && g.act > 0
+                  ? int(int64_t(g.blk) * g.blk / g.act)
+                  : 0;
   return g;
 }
 
-int damage_level(int blk, int previous_level) {
+int damage_level(int measure, int previous_level) {
   int level = std::clamp(previous_level, 0, kDamageLevels - 1);
-  while (level < kDamageLevels - 1 && blk >= kDamageLevelStart[level]) level++;
+  while (level < kDamageLevels - 1 && measure >= kDamageLevelStart[level])
+    level++;
   while (level > 0) {
     const int start = kDamageLevelStart[level - 1];
-    if (blk >= start - (start >> kDamageHysteresisShift)) break;
+    if (measure >= start - (start >> kDamageHysteresisShift)) break;
     level--;
   }
   return level;
@@ -163,7 +179,7 @@ void DamageEstimator::add_frame(const ConstFrame& frame) {
   DamageEstimate& e = estimate_;
   e.luma = find_block_grid(running_[0]);
   e.chroma = planes == 2 ? find_block_grid(running_[1]) : e.luma;
-  e.level = damage_level(e.luma.blk, e.frames == 0 ? 0 : e.level);
+  e.level = damage_level(e.luma.measure, e.frames == 0 ? 0 : e.level);
   const int sx = planes == 2 ? frame.chroma_shift_x : 0;
   const int sy = planes == 2 ? frame.chroma_shift_y : 0;
   e.grid_x = grid_origin(e.luma.offset_x, e.luma.spacing, e.chroma.offset_x,

@@ -56,6 +56,8 @@ struct BlockGrid {
   int offset_y = 0;
   int blk = 0;   // the step across grid lines beyond the steps beside them
   int half = 0;  // per mille: the halfway lines' excess over the grid's
+  int act = 0;   // the picture's mean step, both directions
+  int measure = 0;  // blk * blk / act: the level's measure
 };
 
 // Finds the grid of a profile (docs/spec.md, "Damage estimate").
@@ -73,14 +75,19 @@ struct DamageEstimate {
 
 inline constexpr int kDamageLevels = 8;
 
-// blk (1/256 sample) from which each level starts, level 1 first: the
-// staircase fitted on the quality corpus (docs/estimator.md). Going down a
-// level needs blk below the threshold less kDamageHysteresis of it.
-extern const int kDamageLevelStart[kDamageLevels - 1];
-inline constexpr int kDamageHysteresisShift = 3;  // 1/8 of the threshold
+// A blk under this (1/8 sample) is no damage, however smooth the picture:
+// its measure is 0.
+inline constexpr int kDamageMinBlk = 32;
 
-// The level of a luma blk given the previous level (the hysteresis).
-int damage_level(int blk, int previous_level);
+// The measure (1/256 sample) from which each level starts, level 1 first:
+// the staircase fitted on the quality corpus (docs/estimator.md). Going
+// down a level needs the measure below the threshold less
+// kDamageHysteresisShift of it.
+extern const int kDamageLevelStart[kDamageLevels - 1];
+inline constexpr int kDamageHysteresisShift = 2;  // 1/4 of the threshold
+
+// The level of luma's measure given the previous level (the hysteresis).
+int damage_level(int measure, int previous_level);
 
 // A stream's running estimate: profiles decay by 1/8 per frame (a time
 // constant of 8 frames), and the grid and level are found on the sums.

@@ -92,6 +92,41 @@ TEST(DamageGrid, CheckerboardKnownAnswer) {
   }
 }
 
+// The checkerboard of 100 and 100 + d: 7 of the 63 column steps are d on
+// each of 48 rows, 5 of the 47 row steps d on each of 64 columns, so act
+// = 7 * 48 d * 128 / (63 * 48) + 5 * 64 d * 128 / (47 * 64) (each term
+// truncated) and the measure (256 d)^2 / act.
+TEST(DamageGrid, MeasureKnownAnswer) {
+  const struct { int d, act, measure; } cases[] = {
+      {1, 14 + 13, 65536 / 27}, {4, 56 + 54, 1048576 / 110},
+      {32, 455 + 435, 67108864 / 890}};
+  for (const auto& c : cases) {
+    Image image(PixelFormat::GRAY8, 64, 48, 0);
+    test::fill(image, [&](int, int x, int y) {
+      return uint8_t(100 + ((x / 8 + y / 8) % 2 ? c.d : 0));
+    });
+    const BlockGrid g = find_block_grid(reference_profile(image.frame().planes[0]));
+    SCOPED_TRACE(c.d);
+    EXPECT_EQ(g.act, c.act);
+    EXPECT_EQ(g.measure, c.measure);
+  }
+}
+
+// A block step under 1/8 sample measures 0, however smooth the picture:
+// steps of 1 everywhere and 2 on the lines x = 7 (mod 8), 16 frames, give
+// blk = 2 * (2 * 2 - 1 - 1) * 128 / (2 * 16) / 2 = 16 and act 2 * 8 = 16,
+// so blk^2 / act would be 16, level 2.
+TEST(DamageGrid, SmallStepsMeasureNothing) {
+  StepProfile p;
+  p.cols = {1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 2, 1};
+  p.rows = p.cols;
+  p.col_weight = p.row_weight = 16;
+  const BlockGrid g = find_block_grid(p);
+  EXPECT_EQ(g.blk, 16);
+  EXPECT_EQ(g.act, 16);
+  EXPECT_EQ(g.measure, 0);
+}
+
 // Steps beyond the clip count as kDamageStepClip.
 TEST(DamageGrid, StepsAreClipped) {
   Image image(PixelFormat::GRAY8, 64, 48, 0);
@@ -150,8 +185,8 @@ TEST(DamageGrid, CleanContentIsLevelZero) {
   test::fill(flat, [](int, int, int) { return uint8_t(77); });
   for (const Image* image : {&ramp, &zone, &noise, &flat}) {
     const BlockGrid g = find_block_grid(reference_profile(image->frame().planes[0]));
-    EXPECT_LT(g.blk, kDamageLevelStart[0]);
-    EXPECT_EQ(damage_level(g.blk, 0), 0);
+    EXPECT_LT(g.measure, kDamageLevelStart[0]);
+    EXPECT_EQ(damage_level(g.measure, 0), 0);
   }
 }
 
@@ -161,10 +196,12 @@ TEST(DamageLevel, StaircaseWithHysteresis) {
   const int t1 = kDamageLevelStart[0];
   EXPECT_EQ(damage_level(t1 - 1, 0), 0);
   EXPECT_EQ(damage_level(t1, 0), 1);
-  // Down only below the threshold less an eighth of it.
-  EXPECT_EQ(damage_level(t1 - 1, 1), 1);
-  EXPECT_EQ(damage_level(t1 - (t1 >> 3), 1), 1);
-  EXPECT_EQ(damage_level(t1 - (t1 >> 3) - 1, 1), 0);
+  // Down only below the threshold less a quarter of it.
+  const int t3 = kDamageLevelStart[2];
+  EXPECT_EQ(damage_level(t3 - 1, 3), 3);
+  EXPECT_EQ(damage_level(t3 - (t3 >> 2), 3), 3);
+  EXPECT_EQ(damage_level(t3 - (t3 >> 2) - 1, 3), 2);
+  EXPECT_EQ(damage_level(t1 - (t1 >> 2) - 1, 1), 0);
   EXPECT_EQ(damage_level(1 << 20, 0), kDamageLevels - 1);
   EXPECT_EQ(damage_level(0, kDamageLevels - 1), 0);
   for (int i = 0; i + 1 < kDamageLevels - 1; i++)
