@@ -82,8 +82,13 @@ class Hybrid final : public HybridBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    const Frame frame = deblock_grid_view(whole, params);
     begin_frame();
+    // mode=dct has no GPU kernel: the CPU threads filter the whole frame.
+    if (params.mode == DeblockMode::Dct) {
+      deblock_frame(deblock_, whole, params, pool());
+      return Status::ok();
+    }
+    const Frame frame = deblock_grid_view(whole, params);
     // Pass 1 by rows; pass 2, which reads pass 1's output of every row, by
     // columns. Each pass is a phase: at its end the frame holds both sides'
     // output.

@@ -22,6 +22,8 @@ FrameJob deblock_job(const DeblockParams& params) {
   // the mode and keep their form.
   if (params.mode == DeblockMode::Vp9)
     job.cost_key = "mode=vp9 " + grid;
+  else if (params.mode == DeblockMode::Dct)
+    job.cost_key = "mode=dct shifts=" + std::to_string(params.shifts);
   else
     job.cost_key =
         grid + (params.bs == 4 ? " filter=strong" : " filter=normal");

@@ -13,6 +13,7 @@
 namespace daedalus {
 
 void deblock_dsp_init_simd(DeblockDsp* dsp);
+void deblock_dct_dsp_init_simd(DeblockDsp* dsp);  // mode=dct's entry
 void cdef_dsp_init_simd(CdefDsp* dsp);
 void mc_dsp_init_simd(McDsp* dsp);
 void damage_dsp_init_simd(DamageDsp* dsp);

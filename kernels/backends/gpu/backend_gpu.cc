@@ -104,6 +104,12 @@ class VulkanBackend final : public GpuBandBackend {
   // wait that timed out) may be using the staging buffers and the scratch,
   // and once its destructor has had the context watch it, the context's
   // DeferredRelease holds them until it has finished.
+  // mode=dct has no shader yet: the caller falls back to the CPU (or, with
+  // backend=gpu asked for, fails with this message).
+  static Status dct_unsupported() {
+    return Status::error("deblock mode=dct has no GPU kernel; use backend=cpu");
+  }
+
   ~VulkanBackend() override { batch_.reset(); }
 
   BackendKind kind() const override { return BackendKind::Gpu; }
@@ -111,6 +117,7 @@ class VulkanBackend final : public GpuBandBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    if (params.mode == DeblockMode::Dct) return dct_unsupported();
     const Frame frame = deblock_grid_view(whole, params);
     const Clock::time_point t0 = Clock::now();
     // Only the groups deblocking changes are staged; U and V share their
@@ -222,6 +229,7 @@ class VulkanBackend final : public GpuBandBackend {
                             const int extent[3]) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    if (params.mode == DeblockMode::Dct) return dct_unsupported();
     const Clock::time_point t0 = Clock::now();
     // One pass from the staged band into the readback buffer: the other pass
     // and the rest of the frame are the CPU's.

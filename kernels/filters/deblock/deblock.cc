@@ -7,6 +7,7 @@
 #endif
 
 #include <algorithm>
+#include <vector>
 
 namespace daedalus {
 
@@ -49,10 +50,32 @@ const uint8_t kH264ChromaQp[22] = {
 
 int h264_chroma_qp(int q) { return q < 30 ? q : kH264ChromaQp[q - 30]; }
 
+int dct_threshold(int plane_qp) {
+  static constexpr int kStep16[6] = {10, 11, 13, 14, 16, 18};  // 16 x qstep
+  if (plane_qp <= 15) return 0;
+  return (kStep16[plane_qp % 6] << (plane_qp / 6)) >> 1;
+}
+
+void dct_shift(int n, int k, int* sx, int* sy) {
+  static constexpr int kSpread[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+  if (n <= 8) {
+    const int m = 8 / n;
+    *sx = (3 * m * k) % 8;
+    *sy = m * k;
+    return;
+  }
+  const int a = k / 8, b = k % 8;
+  *sx = (3 * b + kSpread[a]) % 8;
+  *sy = b;
+}
+
 bool deblock_params_valid(const DeblockParams& params) {
   auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
+  const int n = params.shifts;
   return (params.mode == DeblockMode::H264 ||
-          params.mode == DeblockMode::Vp9) &&
+          params.mode == DeblockMode::Vp9 ||
+          params.mode == DeblockMode::Dct) &&
+         n >= 1 && n <= 64 && (n & (n - 1)) == 0 &&
          in(params.filter_level, 0, 63) && in(params.sharpness, 0, 7) &&
          in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
          in(params.beta_offset, -12, 12) &&
@@ -62,14 +85,19 @@ bool deblock_params_valid(const DeblockParams& params) {
          in(params.grid_x, 0, 15) && in(params.grid_y, 0, 15);
 }
 
+int deblock_grid_block(const DeblockParams& params) {
+  return params.mode == DeblockMode::Dct ? 8 : params.block_size;
+}
+
 Frame deblock_grid_view(const Frame& frame, const DeblockParams& params) {
+  const int b = deblock_grid_block(params);
   Frame view = frame;
   for (int p = 0; p < frame.num_planes; p++) {
     const int sx = p > 0 ? frame.chroma_shift_x : 0;
     const int sy = p > 0 ? frame.chroma_shift_y : 0;
     Plane& v = view.planes[p];
-    const int ox = std::min((params.grid_x >> sx) % params.block_size, v.width);
-    const int oy = std::min((params.grid_y >> sy) % params.block_size, v.height);
+    const int ox = std::min((params.grid_x >> sx) % b, v.width);
+    const int oy = std::min((params.grid_y >> sy) % b, v.height);
     v.data += oy * v.stride + ox * v.step;
     v.width -= ox;
     v.height -= oy;
@@ -98,6 +126,14 @@ DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
   int qp = params.qp;
   if (chroma_plane)
     qp = h264_chroma_qp(std::clamp(qp + params.chroma_qp_offset, 0, 51));
+  if (params.mode == DeblockMode::Dct) {
+    DeblockPlaneParams p;
+    p.block_size = 8;
+    p.mode = DeblockMode::Dct;
+    p.dct_threshold = dct_threshold(qp);
+    p.dct_shifts = params.shifts;
+    return p;
+  }
   const int index_a = std::clamp(qp + params.alpha_offset, 0, 51);
   const int index_b = std::clamp(qp + params.beta_offset, 0, 51);
 
@@ -154,10 +190,51 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
             });
 }
 
+namespace {
+
+// mode=dct: each active plane copied (step 1), then row bands of it filtered
+// back into the frame; one fork-join for each.
+void deblock_dct_frame(const DeblockDsp& dsp, const Frame& view,
+                       const DeblockParams& params, ThreadPool* pool) {
+  DeblockPlaneParams pp[3];
+  int rows[3] = {0, 0, 0};
+  std::vector<uint8_t> copy[3];
+  ConstPlane src[3];
+  for (int p = 0; p < view.num_planes; p++) {
+    pp[p] = deblock_plane_params(params, p > 0, false);
+    const Plane& plane = view.planes[p];
+    if (!deblock_plane_active(pp[p]) || plane.width == 0) continue;
+    rows[p] = plane.height;
+    copy[p].resize(size_t(plane.width) * plane.height);
+    src[p] = {copy[p].data(), plane.width, plane.width, plane.height, 1};
+  }
+  run_bands(pool, std::span(rows, view.num_planes), 8,
+            [&](int p, int begin, int end) {
+              const Plane& plane = view.planes[p];
+              for (int y = begin; y < end; y++) {
+                uint8_t* out = copy[p].data() + size_t(y) * plane.width;
+                if (plane.step == 1)
+                  std::copy_n(plane.row(y), plane.width, out);
+                else
+                  for (int x = 0; x < plane.width; x++) out[x] = plane.at(x, y);
+              }
+            });
+  run_bands(pool, std::span(rows, view.num_planes), 8,
+            [&](int p, int begin, int end) {
+              dsp.dct_rows(src[p], view.planes[p], pp[p], begin, end);
+            });
+}
+
+}  // namespace
+
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool) {
   const int whole[3] = {0, 0, 0};
   const Frame view = deblock_grid_view(frame, params);
+  if (params.mode == DeblockMode::Dct) {
+    deblock_dct_frame(dsp, view, params, pool);
+    return;
+  }
   deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);
   deblock_pass(dsp, view, params, DeblockPass::HorizontalEdges, whole, pool);
 }
@@ -166,6 +243,7 @@ void deblock_dsp_init(DeblockDsp* dsp) {
   deblock_dsp_init_ref(dsp);
 #if DAEDALUS_HAVE_SIMD
   deblock_dsp_init_simd(dsp);
+  deblock_dct_dsp_init_simd(dsp);
 #endif
 }
 

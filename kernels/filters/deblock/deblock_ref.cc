@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "daedalus/deblock.h"
+#include "deblock_dct_ref.h"
 #include "deblock_vp9_ref.h"
 
 namespace daedalus {
@@ -98,6 +99,7 @@ void horizontal_edges_c(const Plane& plane, const DeblockPlaneParams& pp,
 void deblock_dsp_init_ref(DeblockDsp* dsp) {
   dsp->vertical_edges = vertical_edges_c;
   dsp->horizontal_edges = horizontal_edges_c;
+  dsp->dct_rows = dct_rows_ref;
 }
 
 }  // namespace daedalus

@@ -1,5 +1,6 @@
 // Deblocking as a post-process (docs/spec.md, daedalusdeblock): the H.264
-// filter (mode=h264) or the VP9 loop filter (mode=vp9).
+// filter (mode=h264), the VP9 loop filter (mode=vp9) or re-quantisation in
+// the DCT domain at shifts of the 8x8 grid (mode=dct).
 #pragma once
 
 #include <cstdint>
@@ -10,8 +11,8 @@ namespace daedalus {
 
 class ThreadPool;
 
-// Which filter runs (docs/spec.md: daedalusdeblock, mode=h264 / mode=vp9).
-enum class DeblockMode { H264, Vp9 };
+// Which filter runs (docs/spec.md: daedalusdeblock, mode=h264 / vp9 / dct).
+enum class DeblockMode { H264, Vp9, Dct };
 
 // Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
 // -12..12; bs 1..4; block_size 4, 8 or 16; grid_x, grid_y 0..15. The
@@ -34,6 +35,10 @@ struct DeblockParams {
   DeblockMode mode = DeblockMode::H264;
   int filter_level = 10;
   int sharpness = 0;
+  // mode=dct uses qp (the strength), chroma_qp_offset, the grid origin and
+  // shifts: 1, 2, 4, 8, 16, 32 or 64 shifted grids averaged. Its block size
+  // is always 8 (block_size is ignored).
+  int shifts = 4;
 };
 
 bool deblock_params_valid(const DeblockParams& params);
@@ -57,6 +62,14 @@ struct Vp9Thresholds {
 };
 Vp9Thresholds vp9_thresholds(int filter_level, int sharpness);
 
+// mode=dct's AC threshold for a plane's qp (docs/spec.md): 8 times the H.264
+// quantiser step, in coefficient units; 0 for qp <= 15 (plane unchanged).
+int dct_threshold(int plane_qp);
+
+// mode=dct's grid offset (sx, sy), 0..7 each, of shift k (0 <= k < n) of n
+// shifts (1, 2, 4, ..., 64).
+void dct_shift(int n, int k, int* sx, int* sy);
+
 // Everything one plane's filter needs, derived once per frame.
 struct DeblockPlaneParams {
   int alpha = 0;
@@ -69,17 +82,22 @@ struct DeblockPlaneParams {
   // and vp9, which is all 0 when filter_level is 0.
   DeblockMode mode = DeblockMode::H264;
   Vp9Thresholds vp9;
+  // mode=dct: the AC threshold (0: the plane is unchanged) and the number
+  // of shifted grids.
+  int dct_threshold = 0;
+  int dct_shifts = 1;
 };
 
-// `chroma_plane` selects the chroma QP; `chroma_filter` is true for the chroma
-// planes of subsampled (4:2:0, 4:2:2) formats. mode=vp9 uses neither: every
-// plane gets the same thresholds.
+// `chroma_plane` selects the chroma QP (mode=h264 and dct); `chroma_filter`
+// is true for the chroma planes of subsampled (4:2:0, 4:2:2) formats. mode=vp9
+// uses neither: every plane gets the same thresholds.
 DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
                                         bool chroma_plane, bool chroma_filter);
 
 // A plane whose alpha or beta (mode=vp9: blimit) is 0 is left unchanged.
 inline bool deblock_plane_active(const DeblockPlaneParams& p) {
   if (p.mode == DeblockMode::Vp9) return p.vp9.blimit != 0;
+  if (p.mode == DeblockMode::Dct) return p.dct_threshold != 0;
   return p.alpha != 0 && p.beta != 0;
 }
 
@@ -106,9 +124,20 @@ using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
                                           const DeblockPlaneParams& params,
                                           int x_begin, int x_end);
 
+// mode=dct: rows [y_begin, y_end) of `dst` from `src`, a plane of the same
+// size with step 1 that never aliases `dst` (any of its rows may be read:
+// blocks reach 7 rows beyond the range, and mirror at the plane's edges).
+// Disjoint row ranges may run concurrently; `dst` is written a sample at a
+// time where its step is not 1, so both channels of interleaved chroma may
+// too.
+using DeblockDctRowsFn = void (*)(const ConstPlane& src, const Plane& dst,
+                                  const DeblockPlaneParams& params,
+                                  int y_begin, int y_end);
+
 struct DeblockDsp {
   DeblockVerticalEdgesFn vertical_edges = nullptr;
   DeblockHorizontalEdgesFn horizontal_edges = nullptr;
+  DeblockDctRowsFn dct_rows = nullptr;
 };
 
 // The scalar reference: the oracle every other implementation must match.
@@ -118,15 +147,20 @@ void deblock_dsp_init_ref(DeblockDsp* dsp);
 // has and this CPU supports.
 void deblock_dsp_init(DeblockDsp* dsp);
 
+// The grid's block size: block_size, or 8 in mode=dct.
+int deblock_grid_block(const DeblockParams& params);
+
 // The part of `frame` each plane is filtered as (docs/spec.md, "Grid
-// offset"): plane p from column (grid_x >> shift_x) % block_size and row
-// (grid_y >> shift_y) % block_size on, shift 0 for luma; samples before
-// them are neither read nor written. Every backend filters this view.
+// offset"): plane p from column (grid_x >> shift_x) % B and row
+// (grid_y >> shift_y) % B on (B = deblock_grid_block), shift 0 for luma;
+// samples before them are neither read nor written. Every backend filters
+// this view.
 Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
 
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
 // bands, then pass 2 into column bands, on `pool` (the calling thread when
-// null); a band of interleaved chroma holds both channels. The result does
+// null); a band of interleaved chroma holds both channels. mode=dct copies
+// each active plane, then filters row bands from the copy. The result does
 // not depend on the split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool = nullptr);

@@ -76,6 +76,11 @@ inline DeblockParams vp9_params(int level, int sharpness, int block_size) {
           .sharpness = sharpness};
 }
 
+// Deblock settings of mode=dct.
+inline DeblockParams dct_params(int qp, int shifts) {
+  return {.qp = qp, .mode = DeblockMode::Dct, .shifts = shifts};
+}
+
 // Blocks of a near-constant level (noise +-2), neighbouring levels up to
 // `jump` apart around `center`: at a high QP most deblocking edges pass the
 // filter's preconditions, some do not.

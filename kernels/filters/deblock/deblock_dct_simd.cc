@@ -1,0 +1,343 @@
+// The Highway implementation of deblock mode=dct (docs/spec.md). A vector of
+// 16-bit lanes holds one row of Lanes/8 horizontally adjacent blocks of one
+// shift, a block per 128-bit part, so the 8x8 transposes stay inside parts.
+// The forward transform needs only 16-bit adds and pmulhrsw-style products
+// (its spec was written for that); VP9's inverse rotates with exact 32-bit
+// pair products (pmaddwd on x86) and saturating adds, as its 16-bit storage
+// rule allows. Rows are produced a chunk of 8 at a time: every shift's block
+// row ending in the chunk is accumulated into a 16-row ring, so each source
+// row and sum stays in cache while all shifts pass over it. A group of
+// blocks whose AC all fall under the threshold skips the inverse: VP9's
+// inverse of a DC alone is flat.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "filters/deblock/deblock_dct_simd.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "deblock_dct_ref.h"
+#include "filters/simd_init.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace daedalus {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET == HWY_SCALAR
+// One lane cannot hold a block row: the reference is this rung.
+void DctRows(const ConstPlane& src, const Plane& dst,
+             const DeblockPlaneParams& pp, int y_begin, int y_end) {
+  dct_rows_ref(src, dst, pp, y_begin, y_end);
+}
+#else
+
+using D16 = hn::ScalableTag<int16_t>;
+using V16 = hn::Vec<D16>;
+
+// M(v, k) of the spec for a constant k: pmulhrsw computes it exactly for
+// k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15).
+template <int K>
+HWY_INLINE V16 mul15(D16 d, V16 v) {
+  if constexpr (K >= 32768)
+    return hn::Add(v, hn::MulFixedPoint15(v, hn::Set(d, int16_t(K - 32768))));
+  else
+    return hn::MulFixedPoint15(v, hn::Set(d, int16_t(K)));
+}
+
+// The spec's 1D forward transform F_p over the vectors x[0..7]; every sum
+// is within 16 bits (docs/spec.md's ranges).
+template <int kPass>
+HWY_INLINE void forward(D16 d, V16 x[8]) {
+  constexpr int K1 = kPass == 1 ? 45451 : 22725, K2 = kPass == 1 ? 42813 : 21407,
+                K3 = kPass == 1 ? 38531 : 19266, K5 = kPass == 1 ? 25746 : 12873,
+                K6 = kPass == 1 ? 17734 : 8867, K7 = kPass == 1 ? 9041 : 4520;
+  const V16 s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
+            s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
+  const V16 d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
+            d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
+  const V16 e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
+            e3 = hn::Sub(s0, s3);
+  if constexpr (kPass == 1) {
+    x[0] = hn::Add(e0, e1);
+    x[4] = hn::Sub(e0, e1);
+  } else {
+    x[0] = mul15<16384>(d, hn::Add(e0, e1));
+    x[4] = mul15<16384>(d, hn::Sub(e0, e1));
+  }
+  x[2] = hn::Add(mul15<K6>(d, e2), mul15<K2>(d, e3));
+  x[6] = hn::Sub(mul15<K6>(d, e3), mul15<K2>(d, e2));
+  const V16 t0 = mul15<23170>(d, hn::Sub(d1, d2)),
+            t1 = mul15<23170>(d, hn::Add(d1, d2));
+  const V16 o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
+            o3 = hn::Add(d0, t1);
+  x[1] = hn::Add(mul15<K7>(d, o0), mul15<K1>(d, o3));
+  x[7] = hn::Sub(mul15<K7>(d, o3), mul15<K1>(d, o0));
+  x[5] = hn::Add(mul15<K3>(d, o1), mul15<K5>(d, o2));
+  x[3] = hn::Sub(mul15<K3>(d, o2), mul15<K5>(d, o1));
+}
+
+// Round2(a * C1 + b * C2, 14), saturated to 16 bits: one VP9 butterfly
+// output, exact in 32 bits.
+template <int C1, int C2>
+HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
+#if HWY_ARCH_X86
+  const hn::Repartition<int32_t, D16> d32;
+  const auto round = hn::Set(d32, 1 << 13);
+  // pmaddwd on (a, b) pairs; the interleave and the pack both work within
+  // 128-bit parts, so lanes come back in order.
+  const V16 k = hn::BitCast(
+      d, hn::Set(d32, int32_t(uint32_t(uint16_t(C2)) << 16 | uint16_t(C1))));
+  auto unused = hn::Zero(d32);
+  const auto lo = hn::ReorderWidenMulAccumulate(
+      d32, hn::InterleaveLower(d, a, b), k, round, unused);
+  const auto hi = hn::ReorderWidenMulAccumulate(
+      d32, hn::InterleaveUpper(d, a, b), k, round, unused);
+  return hn::ReorderDemote2To(d, hn::ShiftRight<14>(lo), hn::ShiftRight<14>(hi));
+#else
+  const hn::Half<D16> dh;
+  const hn::Rebind<int32_t, decltype(dh)> dw;
+  const auto c1 = hn::Set(dw, C1), c2 = hn::Set(dw, C2);
+  const auto r = hn::Set(dw, 1 << 13);
+  const auto lo = hn::MulAdd(hn::PromoteTo(dw, hn::LowerHalf(dh, b)), c2,
+                             hn::MulAdd(hn::PromoteTo(dw, hn::LowerHalf(dh, a)), c1, r));
+  const auto hi = hn::MulAdd(hn::PromoteTo(dw, hn::UpperHalf(dh, b)), c2,
+                             hn::MulAdd(hn::PromoteTo(dw, hn::UpperHalf(dh, a)), c1, r));
+  return hn::Combine(d, hn::DemoteTo(dh, hn::ShiftRight<14>(hi)),
+                     hn::DemoteTo(dh, hn::ShiftRight<14>(lo)));
+#endif
+}
+
+constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
+              kCos20 = 9102, kCos24 = 6270, kCos28 = 3196;
+
+// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). The row
+// pass's inputs are coefficients (|c| <= 11432), so its (t0 +- t4) * cos16
+// fits 16 bits and takes one pmulhrsw; the column pass's may not.
+template <bool kRowPass>
+HWY_INLINE void inverse(D16 d, V16 t[8]) {
+  const V16 a4 = rotate<kCos28, -kCos4>(d, t[1], t[7]);
+  const V16 a7 = rotate<kCos4, kCos28>(d, t[1], t[7]);
+  const V16 a5 = rotate<kCos12, -kCos20>(d, t[5], t[3]);
+  const V16 a6 = rotate<kCos20, kCos12>(d, t[5], t[3]);
+  V16 b0, b1;
+  if constexpr (kRowPass) {
+    b0 = mul15<2 * kCos16>(d, hn::Add(t[0], t[4]));
+    b1 = mul15<2 * kCos16>(d, hn::Sub(t[0], t[4]));
+  } else {
+    b0 = rotate<kCos16, kCos16>(d, t[0], t[4]);
+    b1 = rotate<kCos16, -kCos16>(d, t[0], t[4]);
+  }
+  const V16 b2 = rotate<kCos24, -kCos8>(d, t[2], t[6]);
+  const V16 b3 = rotate<kCos8, kCos24>(d, t[2], t[6]);
+  const V16 b4 = hn::SaturatedAdd(a4, a5), b5 = hn::SaturatedSub(a4, a5);
+  const V16 b6 = hn::SaturatedSub(a7, a6), b7 = hn::SaturatedAdd(a7, a6);
+  const V16 c0 = hn::SaturatedAdd(b0, b3), c1 = hn::SaturatedAdd(b1, b2);
+  const V16 c2 = hn::SaturatedSub(b1, b2), c3 = hn::SaturatedSub(b0, b3);
+  const V16 c5 = rotate<kCos16, -kCos16>(d, b6, b5);
+  const V16 c6 = rotate<kCos16, kCos16>(d, b6, b5);
+  t[0] = hn::SaturatedAdd(c0, b7);
+  t[1] = hn::SaturatedAdd(c1, c6);
+  t[2] = hn::SaturatedAdd(c2, c5);
+  t[3] = hn::SaturatedAdd(c3, b4);
+  t[4] = hn::SaturatedSub(c3, b4);
+  t[5] = hn::SaturatedSub(c2, c5);
+  t[6] = hn::SaturatedSub(c1, c6);
+  t[7] = hn::SaturatedSub(c0, b7);
+}
+
+// Transposes the 8x8 block in each 128-bit part of r[0..7].
+HWY_INLINE void transpose(D16 d, V16 r[8]) {
+  const hn::Repartition<int32_t, D16> d32;
+  const hn::Repartition<int64_t, D16> d64;
+  V16 a[8];
+  for (int i = 0; i < 4; i++) {
+    a[2 * i] = hn::InterleaveLower(d, r[2 * i], r[2 * i + 1]);
+    a[2 * i + 1] = hn::InterleaveUpper(d, r[2 * i], r[2 * i + 1]);
+  }
+  hn::Vec<decltype(d32)> b[8];
+  for (int h = 0; h < 2; h++)  // rows 0-3, then 4-7
+    for (int i = 0; i < 2; i++) {
+      const auto x = hn::BitCast(d32, a[4 * h + i]);
+      const auto y = hn::BitCast(d32, a[4 * h + i + 2]);
+      b[4 * h + 2 * i] = hn::InterleaveLower(d32, x, y);
+      b[4 * h + 2 * i + 1] = hn::InterleaveUpper(d32, x, y);
+    }
+  for (int i = 0; i < 4; i++) {
+    const auto x = hn::BitCast(d64, b[i]), y = hn::BitCast(d64, b[i + 4]);
+    r[2 * i] = hn::BitCast(d, hn::InterleaveLower(d64, x, y));
+    r[2 * i + 1] = hn::BitCast(d, hn::InterleaveUpper(d64, x, y));
+  }
+}
+
+// Q of a block whose AC are all 0: VP9's inverse of the DC alone, flat.
+int flat_reconstruction(int dc) {
+  auto r14 = [](int v) { return (v + (1 << 13)) >> 14; };
+  const int y = (r14(r14(dc * kCos16) * kCos16) + 16) >> 5;
+  return std::clamp(128 + y, 0, 255);
+}
+
+// The rows of a plane mirrored about its edges (the spec's refl), each
+// padded to columns [-8, width + pad): a ring of 32 rows, each built once
+// when first asked for.
+class MirroredRows {
+ public:
+  MirroredRows(const ConstPlane& src, int pad)
+      : src_(src), pitch_(8 + src.width + pad), bytes_(32 * size_t(pitch_)) {
+    std::fill(tag_, tag_ + 32, -1);
+  }
+  // Row y (any integer) at its column 0.
+  const uint8_t* row(int y) {
+    const int r = dct_refl(y, src_.height), slot = r & 31;
+    uint8_t* out = bytes_.data() + size_t(slot) * pitch_;
+    if (tag_[slot] != r) {
+      tag_[slot] = r;
+      const uint8_t* in = src_.row(r);
+      std::memcpy(out + 8, in, size_t(src_.width));
+      for (int x = -8; x < 0; x++) out[8 + x] = in[dct_refl(x, src_.width)];
+      for (int x = src_.width; x < pitch_ - 8; x++)
+        out[8 + x] = in[dct_refl(x, src_.width)];
+    }
+    return out + 8;
+  }
+
+ private:
+  ConstPlane src_;
+  int pitch_;
+  std::vector<uint8_t> bytes_;
+  int tag_[32];
+};
+
+// One shift's block row with top `by`, its reconstructions added to
+// `sum(y)` (a row of the ring at its column 0).
+template <class SumRow>
+void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
+               int threshold, const SumRow& sum) {
+  const size_t n = hn::Lanes(d);
+  const hn::Rebind<uint8_t, D16> d8;
+  const hn::RebindToUnsigned<D16> du;
+  const V16 bias = hn::Set(d, 256), t = hn::Set(d, int16_t(threshold));
+  const auto dc_lane =
+      hn::Eq(hn::And(hn::Iota(du, 0), hn::Set(du, 7)), hn::Zero(du));
+  const auto is_dc = hn::RebindMask(d, dc_lane);
+  const uint8_t* in[8];
+  for (int i = 0; i < 8; i++) in[i] = rows.row(by + i);
+  int16_t* out[8];
+  for (int i = 0; i < 8; i++) out[i] = sum(by + i);
+  HWY_ALIGN int16_t lanes[HWY_MAX_BYTES / sizeof(int16_t)];
+  for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
+    V16 x[8];
+    for (int i = 0; i < 8; i++)
+      x[i] = hn::Sub(hn::ShiftLeft<1>(hn::BitCast(
+                         d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx)))),
+                     bias);
+    forward<1>(d, x);
+    transpose(d, x);
+    forward<2>(d, x);  // x[u], lane v of each block
+    auto any = hn::AndNot(is_dc, hn::Gt(hn::Abs(x[0]), t));
+    x[0] = hn::IfThenElseZero(hn::Or(is_dc, hn::Gt(hn::Abs(x[0]), t)), x[0]);
+    for (int u = 1; u < 8; u++) {
+      const auto keep = hn::Gt(hn::Abs(x[u]), t);
+      any = hn::Or(any, keep);
+      x[u] = hn::IfThenElseZero(keep, x[u]);
+    }
+    if (hn::AllFalse(d, any)) {
+      hn::Store(x[0], d, lanes);
+      for (size_t b = 0; b < n; b += 8) {
+        const int16_t q = int16_t(flat_reconstruction(lanes[b]));
+        for (size_t j = 0; j < 8; j++) lanes[b + j] = q;
+      }
+      const V16 q = hn::Load(d, lanes);
+      for (int i = 0; i < 8; i++)
+        hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
+      continue;
+    }
+    inverse<true>(d, x);
+    transpose(d, x);
+    inverse<false>(d, x);
+    const V16 k16 = hn::Set(d, 16), k128 = hn::Set(d, 128);
+    const V16 zero = hn::Zero(d), k255 = hn::Set(d, 255);
+    for (int i = 0; i < 8; i++) {
+      const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], k16));
+      const V16 q = hn::Min(hn::Max(hn::Add(y, k128), zero), k255);
+      hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
+    }
+  }
+}
+
+void DctRows(const ConstPlane& src, const Plane& dst,
+             const DeblockPlaneParams& pp, int y_begin, int y_end) {
+  const int w = dst.width;
+  if (y_begin >= y_end || w == 0) return;
+  const D16 d;
+  const int n = int(hn::Lanes(d));
+  // A group of blocks starts before w and reads n samples from there.
+  MirroredRows rows(src, n + 8);
+  const int pitch = 8 + w + n + 8;
+  std::vector<int16_t> ring(16 * size_t(pitch), 0);
+  auto sum = [&](int y) { return ring.data() + size_t(y & 15) * pitch + 8; };
+  const int shifts = pp.dct_shifts;
+  int log2n = 0;
+  while ((1 << log2n) < shifts) log2n++;
+  std::vector<uint8_t> out_row(size_t(w) + n);
+  const hn::Rebind<uint8_t, D16> d8;
+  const hn::RebindToUnsigned<D16> du;
+  const auto half = hn::Set(du, uint16_t(shifts / 2));
+  // Chunk c is rows [8c, 8c + 8); block rows with tops 8c + sy end in it or
+  // the next, so after chunk c's block rows it is complete.
+  const int c_first = (y_begin >> 3) - 1, c_last = (y_end - 1) >> 3;
+  for (int c = c_first; c <= c_last; c++) {
+    for (int k = 0; k < shifts; k++) {
+      int sx, sy;
+      dct_shift(shifts, k, &sx, &sy);
+      const int by = 8 * c + sy;
+      if (by + 8 <= y_begin || by >= y_end) continue;
+      block_row(d, rows, w, sx, by, pp.dct_threshold, sum);
+    }
+    for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end); y++) {
+      int16_t* s = sum(y);
+      for (int x = 0; x < w; x += n) {
+        const auto v = hn::ShiftRightSame(
+            hn::Add(hn::BitCast(du, hn::LoadU(d, s + x)), half), log2n);
+        hn::StoreU(hn::DemoteTo(d8, hn::BitCast(d, v)), d8, out_row.data() + x);
+      }
+      if (dst.step == 1) {
+        std::memcpy(dst.row(y), out_row.data(), size_t(w));
+      } else {
+        for (int x = 0; x < w; x++) dst.at(x, y) = out_row[x];
+      }
+    }
+    // Chunk c's rows of the ring are free for chunk c + 2.
+    for (int y = 8 * c; y < 8 * c + 8; y++)
+      std::fill_n(sum(y) - 8, pitch, int16_t(0));
+  }
+}
+
+#endif  // HWY_TARGET == HWY_SCALAR
+
+}  // namespace
+
+void dct_rows(const ConstPlane& src, const Plane& dst,
+              const DeblockPlaneParams& pp, int y_begin, int y_end) {
+  DctRows(src, dst, pp, y_begin, y_end);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace daedalus
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace daedalus {
+
+HWY_EXPORT(dct_rows);
+
+void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
+  dsp->dct_rows = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows));
+}
+
+}  // namespace daedalus
+#endif  // HWY_ONCE

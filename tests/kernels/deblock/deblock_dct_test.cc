@@ -1,0 +1,421 @@
+// Deblock mode=dct, scalar reference: the transform pair (known answers,
+// exact reconstruction, ranges at the extremes, the inverse against the VP9
+// specification's process written here from its text), thresholding, the
+// shift sets and the filter's known answers (docs/spec.md, mode=dct).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "daedalus/dct8.h"
+#include "daedalus/deblock.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+// ---- The VP9 specification's inverse DCT (8.7.1.1-8.7.1.3, n = 3) ----
+
+// 8.7.1.1: cos64 over the table of round(16384 cos(k pi / 64)), k = 0..32.
+int cos64(int angle) {
+  static constexpr int kTable[33] = {
+      16384, 16364, 16305, 16207, 16069, 15893, 15679, 15426, 15137,
+      14811, 14449, 14053, 13623, 13160, 12665, 12140, 11585, 11003,
+      10394, 9760,  9102,  8423,  7723,  7005,  6270,  5520,  4756,
+      3981,  3196,  2404,  1606,  804,   0};
+  const int a = angle & 127;
+  if (a <= 32) return kTable[a];
+  if (a <= 64) return -kTable[64 - a];
+  if (a <= 96) return -kTable[a - 64];
+  return kTable[128 - a];
+}
+int sin64(int angle) { return cos64(angle - 32); }
+int round2(int64_t v, int n) { return int((v + (int64_t(1) << (n - 1))) >> n); }
+// docs/spec.md's added rule: every stored value clipped to 16 bits.
+int store(int64_t v) { return int(std::clamp<int64_t>(v, -32768, 32767)); }
+int brev(int bits, int x) {
+  int r = 0;
+  for (int i = 0; i < bits; i++) r |= ((x >> i) & 1) << (bits - 1 - i);
+  return r;
+}
+
+struct SpecIdct {
+  int T[8];
+  void B(int a, int b, int angle, bool flip) {
+    const int64_t x = int64_t(T[a]) * cos64(angle) - int64_t(T[b]) * sin64(angle);
+    const int64_t y = int64_t(T[a]) * sin64(angle) + int64_t(T[b]) * cos64(angle);
+    T[a] = store(round2(x, 14));
+    T[b] = store(round2(y, 14));
+    if (flip) std::swap(T[a], T[b]);
+  }
+  void H(int a, int b, bool flip) {
+    if (flip) std::swap(a, b);
+    const int x = T[a], y = T[b];
+    T[a] = store(int64_t(x) + y);
+    T[b] = store(int64_t(x) - y);
+  }
+  // 8.7.1.3 for n = 3, with the n = 2 process inside it.
+  void run(const int in[8]) {
+    for (int i = 0; i < 8; i++) T[i] = in[brev(3, i)];  // 8.7.1.2
+    B(0, 1, 16, true);                                  // n = 2, step 2
+    B(2, 3, 32 - brev(5, 2), false);                    // n = 2, step 3
+    H(0, 3, false);                                     // n = 2, step 7
+    H(1, 2, false);
+    for (int i = 0; i < 2; i++) B(4 + i, 7 - i, 32 - brev(5, 4 + i), false);
+    for (int j = 0; j < 2; j++) H(4 + 2 * j, 5 + 2 * j, j == 1);
+    B(6, 5, 16, true);
+    for (int i = 0; i < 4; i++) H(i, 7 - i, false);
+  }
+};
+
+// 8.7.2: rows, then columns, then Round2(., Min(6, n + 2)) = Round2(., 5).
+void spec_idct8x8(const int16_t c[64], int16_t y[64]) {
+  int r[8][8];
+  for (int v = 0; v < 8; v++) {
+    int in[8];
+    std::copy(c + 8 * v, c + 8 * v + 8, in);
+    SpecIdct s;
+    s.run(in);
+    std::copy(s.T, s.T + 8, r[v]);
+  }
+  for (int x = 0; x < 8; x++) {
+    int in[8];
+    for (int v = 0; v < 8; v++) in[v] = r[v][x];
+    SpecIdct s;
+    s.run(in);
+    for (int i = 0; i < 8; i++) y[8 * i + x] = int16_t(round2(s.T[i], 5));
+  }
+}
+
+// The orthonormal DCT-II basis value.
+double basis(int k, int x) {
+  const double a = k == 0 ? std::sqrt(1.0 / 8) : std::sqrt(2.0 / 8);
+  return a * std::cos((2 * x + 1) * k * M_PI / 16);
+}
+
+std::vector<uint8_t> random_block(std::mt19937& gen, int lo = 0, int hi = 255) {
+  std::uniform_int_distribution<int> d(lo, hi);
+  std::vector<uint8_t> b(64);
+  for (uint8_t& v : b) v = uint8_t(d(gen));
+  return b;
+}
+
+TEST(DctTransform, FlatBlockIsItsSumAndComesBack) {
+  for (int level = 0; level < 256; level++) {
+    const std::vector<uint8_t> block(64, uint8_t(level));
+    int16_t c[64], y[64];
+    dct8x8_forward(block.data(), 8, c);
+    EXPECT_EQ(c[0], 64 * (level - 128)) << level;
+    for (int i = 1; i < 64; i++) ASSERT_EQ(c[i], 0) << level << " at " << i;
+    vp9_idct8x8(c, y);
+    for (int i = 0; i < 64; i++) ASSERT_EQ(y[i], level - 128) << level;
+  }
+}
+
+TEST(DctTransform, PairReconstructsWithinOneStep) {
+  std::mt19937 gen = test::rng(1);
+  long off = 0, samples = 0;
+  for (int n = 0; n < 50000; n++) {
+    // Full-range noise, small noise around a level, and 0/255 blocks.
+    const int kind = n % 3;
+    const int mid = std::uniform_int_distribution<int>(0, 255)(gen);
+    std::vector<uint8_t> b =
+        kind == 0 ? random_block(gen)
+        : kind == 1 ? random_block(gen, std::max(0, mid - 4), std::min(255, mid + 4))
+                    : random_block(gen, 0, 1);
+    if (kind == 2)
+      for (uint8_t& v : b) v = v ? 255 : 0;
+    int16_t c[64], y[64];
+    dct8x8_forward(b.data(), 8, c);
+    vp9_idct8x8(c, y);
+    for (int i = 0; i < 64; i++) {
+      const int e = std::clamp(128 + y[i], 0, 255) - b[i];
+      ASSERT_LE(std::abs(e), 1) << "block " << n;
+      off += e != 0;
+      samples++;
+    }
+  }
+  // docs/spec.md: all but about 1 sample in 10^4 come back exactly.
+  EXPECT_LT(double(off) / samples, 1e-3) << off << " of " << samples;
+}
+
+TEST(DctTransform, ForwardIsEightTimesTheOrthonormalDct) {
+  // Single cosine patterns, and random blocks: within 8 units (one
+  // sample step) of the exact scaled DCT (rounding in two passes).
+  std::mt19937 gen = test::rng(2);
+  for (int n = 0; n < 64 + 2000; n++) {
+    std::vector<uint8_t> b(64);
+    if (n < 64) {
+      for (int i = 0; i < 64; i++)
+        b[i] = uint8_t(std::lround(128 + 90 * 8 * basis(n / 8, i / 8) *
+                                             basis(n % 8, i % 8)));
+    } else {
+      b = random_block(gen);
+    }
+    int16_t c[64];
+    dct8x8_forward(b.data(), 8, c);
+    for (int v = 0; v < 8; v++)
+      for (int u = 0; u < 8; u++) {
+        double exact = 0;
+        for (int i = 0; i < 64; i++)
+          exact += (b[i] - 128) * basis(v, i / 8) * basis(u, i % 8);
+        ASSERT_NEAR(c[8 * v + u], 8 * exact, 8.0)
+            << "block " << n << " coefficient " << v << "," << u;
+      }
+  }
+}
+
+TEST(DctTransform, InverseOfOneCoefficientIsTheScaledBasis) {
+  for (int k = 0; k < 64; k++)
+    for (int value : {-4000, -800, 64, 1000, 11432}) {
+      int16_t c[64] = {}, y[64];
+      c[k] = int16_t(value);
+      vp9_idct8x8(c, y);
+      for (int i = 0; i < 64; i++)
+        ASSERT_NEAR(y[i], value / 8.0 * basis(k / 8, i / 8) * basis(k % 8, i % 8),
+                    1.0)
+            << "coefficient " << k << " = " << value << " sample " << i;
+    }
+}
+
+// Pass 1 sees x_i = 2 (P - 128) in [-256, 254], pass 2 pass 1's outputs.
+// Each output of a 1D pass is a sum of signed terms, largest where every
+// input sits at an end of its range: all 2^8 such inputs are tried.
+int max_abs_over_extremes(int lo, int hi, int pass) {
+  int most = 0;
+  for (int bits = 0; bits < 256; bits++) {
+    int x[8];
+    for (int i = 0; i < 8; i++) x[i] = (bits >> i) & 1 ? hi : lo;
+    dct8_forward_1d(x, pass);
+    for (int v : x) most = std::max(most, std::abs(v));
+  }
+  return most;
+}
+
+TEST(DctTransform, RangesAtTheExtremes) {
+  const int pass1 = max_abs_over_extremes(-256, 254, 1);
+  EXPECT_LE(pass1, 2414);
+  const int pass2 = max_abs_over_extremes(-pass1, pass1, 2);
+  EXPECT_LE(pass2, 11432);
+  // Blocks at the sample extremes stay inside the documented bound.
+  std::mt19937 gen = test::rng(3);
+  for (int n = 0; n < 20000; n++) {
+    std::vector<uint8_t> b = random_block(gen, 0, 1);
+    for (uint8_t& v : b) v = v ? 255 : 0;
+    int16_t c[64];
+    dct8x8_forward(b.data(), 8, c);
+    for (int i = 0; i < 64; i++) ASSERT_LE(std::abs(c[i]), 11432);
+  }
+}
+
+TEST(DctTransform, InverseMatchesTheVp9Specification) {
+  std::mt19937 gen = test::rng(4);
+  std::uniform_int_distribution<int> full(-11432, 11432), small(-300, 300),
+      pick(0, 63), wide(-32768, 32767);
+  for (int n = 0; n < 200000; n++) {
+    int16_t c[64] = {};
+    switch (n % 4) {
+      case 0:  // every coefficient anywhere in the forward's range
+        for (int16_t& v : c) v = int16_t(full(gen));
+        break;
+      case 1:  // a few large ones, as thresholding leaves them
+        for (int k = 0; k < 4; k++) c[pick(gen)] = int16_t(full(gen));
+        break;
+      case 2:  // many small ones
+        for (int16_t& v : c) v = int16_t(small(gen));
+        break;
+      default:  // anything 16 bits hold: the clipping rule at work
+        for (int16_t& v : c) v = int16_t(wide(gen));
+    }
+    int16_t got[64], want[64];
+    vp9_idct8x8(c, got);
+    spec_idct8x8(c, want);
+    for (int i = 0; i < 64; i++)
+      ASSERT_EQ(got[i], want[i]) << "vector " << n << " sample " << i;
+  }
+}
+
+TEST(DctThreshold, HardAtTheThreshold) {
+  int16_t c[64] = {};
+  c[0] = 3;  // DC is kept however small
+  c[1] = 160;
+  c[2] = 161;
+  c[8] = -160;
+  c[9] = -161;
+  c[63] = 1;
+  EXPECT_TRUE(dct8x8_threshold(c, 160));
+  EXPECT_EQ(c[0], 3);
+  EXPECT_EQ(c[1], 0);
+  EXPECT_EQ(c[2], 161);
+  EXPECT_EQ(c[8], 0);
+  EXPECT_EQ(c[9], -161);
+  EXPECT_EQ(c[63], 0);
+  int16_t flat[64] = {-500};
+  flat[5] = 7;
+  EXPECT_FALSE(dct8x8_threshold(flat, 7));
+  EXPECT_EQ(flat[0], -500);
+}
+
+TEST(DctThreshold, EightQuantiserSteps) {
+  for (int q = 0; q <= 15; q++) EXPECT_EQ(dct_threshold(q), 0) << q;
+  EXPECT_EQ(dct_threshold(16), 32);    // qstep 4
+  EXPECT_EQ(dct_threshold(24), 80);    // qstep 10
+  EXPECT_EQ(dct_threshold(30), 160);   // qstep 20
+  EXPECT_EQ(dct_threshold(31), 176);   // qstep 22
+  EXPECT_EQ(dct_threshold(51), 1792);  // qstep 224
+}
+
+TEST(DctShifts, SetsAsSpecified) {
+  const std::vector<std::pair<int, int>> four = {{0, 0}, {6, 2}, {4, 4}, {2, 6}};
+  for (int k = 0; k < 4; k++) {
+    int sx, sy;
+    dct_shift(4, k, &sx, &sy);
+    EXPECT_EQ(std::make_pair(sx, sy), four[k]) << k;
+  }
+  std::set<std::pair<int, int>> previous;
+  for (int n = 1; n <= 64; n *= 2) {
+    std::set<std::pair<int, int>> set;
+    for (int k = 0; k < n; k++) {
+      int sx, sy;
+      dct_shift(n, k, &sx, &sy);
+      ASSERT_TRUE(sx >= 0 && sx < 8 && sy >= 0 && sy < 8);
+      set.insert({sx, sy});
+    }
+    EXPECT_EQ(int(set.size()), n) << "distinct offsets of " << n;
+    for (const auto& s : previous) EXPECT_TRUE(set.count(s)) << n;
+    if (n <= 8) {  // every row and column phase at most once
+      std::set<int> xs, ys;
+      for (const auto& [x, y] : set) xs.insert(x), ys.insert(y);
+      EXPECT_EQ(int(xs.size()), n);
+      EXPECT_EQ(int(ys.size()), n);
+    }
+    previous = set;
+  }
+}
+
+DeblockDsp reference() {
+  DeblockDsp dsp;
+  deblock_dsp_init_ref(&dsp);
+  return dsp;
+}
+
+TEST(DctFilter, FlatPlanesUnchanged) {
+  for (int shifts = 1; shifts <= 64; shifts *= 2)
+    for (auto [w, h] : {std::pair{1, 1}, {7, 3}, {16, 16}, {21, 10}}) {
+      Image image(PixelFormat::I420, w, h, 5);
+      test::fill(image, [](int p, int, int) { return uint8_t(p ? 77 : 200); });
+      const Image before = image;
+      deblock_frame(reference(), image.frame(), test::dct_params(51, shifts));
+      EXPECT_TRUE(image.same_samples(before)) << w << "x" << h << " " << shifts;
+      EXPECT_EQ(image.bytes(), before.bytes());  // padding untouched
+    }
+}
+
+TEST(DctFilter, QpUpTo15ChangesNothing) {
+  std::mt19937 gen = test::rng(5);
+  for (int qp = 0; qp <= 15; qp++) {
+    EXPECT_TRUE(deblock_is_noop(test::dct_params(qp, 8), true)) << qp;
+    Image image(PixelFormat::I420, 24, 18, 3);
+    test::fill_random(image, gen);
+    const Image before = image;
+    deblock_frame(reference(), image.frame(), test::dct_params(qp, 8));
+    EXPECT_EQ(image.bytes(), before.bytes()) << qp;
+  }
+  EXPECT_FALSE(deblock_is_noop(test::dct_params(16, 1), false));
+}
+
+// A step from 100 to 110 at x = 8, every AC coefficient under the threshold
+// of qp 51: shift (0, 0)'s blocks are flat, shift (4, 4)'s block over the
+// step comes back as its mean, 105; the mean of the two, rounded.
+TEST(DctFilter, TwoShiftsAverageKnownAnswer) {
+  Image image(PixelFormat::GRAY8, 16, 16, 0);
+  test::fill(image, [](int, int x, int) { return uint8_t(x < 8 ? 100 : 110); });
+  deblock_frame(reference(), image.frame(), test::dct_params(51, 2));
+  const int want[16] = {100, 100, 100, 100, 103, 103, 103, 103,
+                        108, 108, 108, 108, 110, 110, 110, 110};
+  const Plane p = image.frame().planes[0];
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 16; x++) ASSERT_EQ(p.at(x, y), want[x]) << x << "," << y;
+}
+
+// One shift: blocks on the grid. The left block, a step 28 | 228 in its
+// middle, has only odd horizontal frequencies, all over 1000: kept, and
+// rebuilt exactly. The right one, a 120/121 checkerboard, has AC under 40:
+// it comes back flat at 121 (its DC -480 through VP9's inverse: -7).
+TEST(DctFilter, OneShiftKeepsOrFlattensEachBlock) {
+  Image image(PixelFormat::GRAY8, 16, 8, 0);
+  test::fill(image, [](int, int x, int y) {
+    return uint8_t(x < 8 ? (x < 4 ? 28 : 228) : 120 + ((x + y) & 1));
+  });
+  const Image before = image;
+  deblock_frame(reference(), image.frame(), test::dct_params(30, 1));
+  const Plane p = image.frame().planes[0];
+  const ConstPlane b = before.frame().planes[0];
+  for (int y = 0; y < 8; y++)
+    for (int x = 0; x < 16; x++)
+      ASSERT_EQ(p.at(x, y), x < 8 ? b.at(x, y) : 121) << x << "," << y;
+}
+
+TEST(DctFilter, ChromaUsesItsQp) {
+  std::mt19937 gen = test::rng(6);
+  Image image(PixelFormat::I420, 32, 32, 0);
+  test::fill_random(image, gen);
+  const Image before = image;
+  DeblockParams p = test::dct_params(20, 4);
+  p.chroma_qp_offset = -12;  // chroma qp 8: unchanged
+  deblock_frame(reference(), image.frame(), p);
+  const ConstFrame a = image.frame(), b = before.frame();
+  bool luma_changed = false;
+  for (int y = 0; y < 32; y++)
+    for (int x = 0; x < 32; x++) luma_changed |= a.planes[0].at(x, y) != b.planes[0].at(x, y);
+  EXPECT_TRUE(luma_changed);
+  for (int c = 1; c < 3; c++)
+    for (int y = 0; y < 16; y++)
+      for (int x = 0; x < 16; x++)
+        ASSERT_EQ(a.planes[c].at(x, y), b.planes[c].at(x, y));
+}
+
+// Samples before the grid origin are neither read nor written; the rest is
+// the filter of the sub-plane.
+TEST(DctFilter, GridOriginIsTheSubPlane) {
+  std::mt19937 gen = test::rng(7);
+  Image image(PixelFormat::GRAY8, 30, 20, 2);
+  test::fill_random(image, gen);
+  Image sub(PixelFormat::GRAY8, 30 - 5, 20 - 3, 0);
+  const ConstPlane whole = image.frame().planes[0];
+  test::fill(sub, [&](int, int x, int y) { return whole.at(x + 5, y + 3); });
+  const Image before = image;
+  DeblockParams p = test::dct_params(40, 8);
+  p.grid_x = 13;  // 13 mod 8 = 5
+  p.grid_y = 3;
+  deblock_frame(reference(), image.frame(), p);
+  p.grid_x = p.grid_y = 0;
+  deblock_frame(reference(), sub.frame(), p);
+  const ConstPlane out = image.frame().planes[0], in = before.frame().planes[0],
+                   want = sub.frame().planes[0];
+  for (int y = 0; y < 20; y++)
+    for (int x = 0; x < 30; x++)
+      ASSERT_EQ(out.at(x, y), x < 5 || y < 3 ? in.at(x, y) : want.at(x - 5, y - 3))
+          << x << "," << y;
+}
+
+// Any split of the rows gives the same plane.
+TEST(DctFilter, RowRangesAreIndependent) {
+  std::mt19937 gen = test::rng(8);
+  Image image(PixelFormat::GRAY8, 37, 45, 0);
+  test::fill_random(image, gen);
+  const Image source = image;
+  DeblockPlaneParams pp = deblock_plane_params(test::dct_params(36, 8), false, false);
+  Image whole = image, pieces = image;
+  reference().dct_rows(source.frame().planes[0], whole.frame().planes[0], pp, 0, 45);
+  for (auto [b, e] : test::random_pieces(45, gen))
+    reference().dct_rows(source.frame().planes[0], pieces.frame().planes[0], pp, b, e);
+  EXPECT_TRUE(whole.same_samples(pieces));
+  EXPECT_FALSE(whole.same_samples(source));
+}
+
+}  // namespace
+}  // namespace daedalus
