@@ -21,7 +21,7 @@ import yuv
 # ladders, as kRungs in kernels/tuning/auto_strength.cc.
 LEVELS = ((0, 0), (0, 1), (1, 1), (2, 1), (2, 4), (3, 4), (4, 6), (5, 6))
 HALF_FOR_BLOCK4 = 0.1  # kHalfForBlock4
-MIN_BLK = 2.0          # kDamageMinBlk (1/8 sample) in the prototype's 1/16
+MIN_BLK = 5.0          # kDamageMinBlk (5/16 sample) in the prototype's 1/16
 
 
 def measure(blk, act):

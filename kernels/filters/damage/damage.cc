@@ -14,7 +14,7 @@ namespace daedalus {
 // lowest measure of a corpus clip the fit put on each level, rounded up.
 // Level 1 starts at the largest measure of any single clean frame (the
 // safety margin).
-const int kDamageLevelStart[kDamageLevels - 1] = {7,   23,  36,  566,
+const int kDamageLevelStart[kDamageLevels - 1] = {7,   26,  36,  566,
                                                   690, 699, 1891};
 
 void damage_dsp_init(DamageDsp* dsp) {

@@ -75,9 +75,10 @@ struct DamageEstimate {
 
 inline constexpr int kDamageLevels = 8;
 
-// A blk under this (1/8 sample) is no damage, however smooth the picture:
-// its measure is 0.
-inline constexpr int kDamageMinBlk = 32;
+// A blk under this (5/16 sample) is no damage, however smooth the picture:
+// its measure is 0. Single clean frames reach 6/16 on texture, and a light
+// clip's first frame alone would otherwise deblock smooth content.
+inline constexpr int kDamageMinBlk = 80;
 
 // The measure (1/256 sample) from which each level starts, level 1 first:
 // the staircase fitted on the quality corpus (docs/estimator.md). Going

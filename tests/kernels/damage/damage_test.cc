@@ -112,7 +112,7 @@ TEST(DamageGrid, MeasureKnownAnswer) {
   }
 }
 
-// A block step under 1/8 sample measures 0, however smooth the picture:
+// A block step under 5/16 sample measures 0, however smooth the picture:
 // steps of 1 everywhere and 2 on the lines x = 7 (mod 8), 16 frames, give
 // blk = 2 * (2 * 2 - 1 - 1) * 128 / (2 * 16) / 2 = 16 and act 2 * 8 = 16,
 // so blk^2 / act would be 16, level 2.
