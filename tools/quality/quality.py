@@ -12,6 +12,9 @@ The damage estimator's stages (issue 16; run only when named, see
 docs/estimator.md):
   corpus   its clips, 4 frames each      baselines  per-clip best settings
   estimate measure, fit, evaluate the automatic settings
+  vp9      daedalusdeblock mode=vp9 against mode=h264 on the corpus's 720p
+           clips of four contents (docs/quality.md, "mode=vp9"; makes
+           those clips of the corpus when the corpus stage has not run)
 """
 
 import argparse
@@ -35,9 +38,10 @@ import report  # noqa: E402
 import sweep  # noqa: E402
 import estimate  # noqa: E402
 import auto  # noqa: E402
+import vp9  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
-EXTRA_STAGES = ("corpus", "baselines", "estimate", "auto")
+EXTRA_STAGES = ("corpus", "baselines", "estimate", "auto", "vp9")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -247,6 +251,11 @@ def stage_estimate(work, force, docs):
 
 def stage_auto(work, force):
     auto.run_stage(work, work.tmp, log, force)
+
+
+def stage_vp9(work, force):
+    corpus.make(corpus.Corpus(work.root), log, sweep.load, sweep.save, clips=vp9.CLIPS)
+    vp9.run_stage(work, work.tmp, log, force)
 
 
 def main():
