@@ -30,14 +30,20 @@ import sweep
 import yuv
 from baselines import DEBLOCK_QPS, grid_of
 
-CLIPS = (("photos-pan", "720p"), ("retina-pan", "720p"), ("textures-pan", "720p"),
-         ("spokes", "720p"))
+CLIPS = (
+    ("photos-pan", "720p"),
+    ("retina-pan", "720p"),
+    ("textures-pan", "720p"),
+    ("spokes", "720p"),
+)
 VP9_LEVELS = (4, 8, 12, 16, 24, 32, 48, 63)
 VP9_SHARPNESS = (0, 4)
-FFMPEG = (["deblock=filter=%s:block={block}" % s for s in ("weak", "strong")]
-          + ["spp=qp=%d" % qp for qp in filters.FFMPEG_QPS])
-AUTO_STRENGTH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                             "kernels", "tuning", "auto_strength.cc")
+FFMPEG = ["deblock=filter=%s:block={block}" % s for s in ("weak", "strong")] + [
+    "spp=qp=%d" % qp for qp in filters.FFMPEG_QPS
+]
+AUTO_STRENGTH = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "kernels", "tuning", "auto_strength.cc"
+)
 # Light clips may lose at most this much under a recommended setting (as
 # the estimator's fit allows, estimate.LIGHT_TOLERANCE_DB).
 LIGHT_TOLERANCE_DB = 0.05
@@ -45,7 +51,10 @@ LIGHT_TOLERANCE_DB = 0.05
 
 def vp9_props(level, sharpness, block):
     return "daedalusdeblock mode=vp9 filter-level=%d sharpness=%d block-size=%d" % (
-        level, sharpness, block)
+        level,
+        sharpness,
+        block,
+    )
 
 
 def vp9_blocks(codec):
@@ -57,19 +66,18 @@ def h264_blocks(codec):
 
 
 def deblocks(codec, sharpnesses):
-    return ([vp9_props(l, s, b) for b in vp9_blocks(codec) for s in sharpnesses
-             for l in VP9_LEVELS]
-            + [filters.deblock_props(qp, 1, b) for b in h264_blocks(codec) for qp in DEBLOCK_QPS])
+    return [
+        vp9_props(l, s, b) for b in vp9_blocks(codec) for s in sharpnesses for l in VP9_LEVELS
+    ] + [filters.deblock_props(qp, 1, b) for b in h264_blocks(codec) for qp in DEBLOCK_QPS]
 
 
 def cdef_rungs():
     """auto strength's (deblock qp, CDEF pri, sec, damping) per damage level,
     from the table in kernels/tuning/auto_strength.cc."""
     src = open(AUTO_STRENGTH).read()
-    table = src[src.index("kRungs[kDamageLevels] = {"):]
+    table = src[src.index("kRungs[kDamageLevels] = {") :]
     table = table[: table.index("};")]
-    return [tuple(int(v) for v in m)
-            for m in re.findall(r"\{(\d+), (\d+), (\d+), (\d+)\}", table)]
+    return [tuple(int(v) for v in m) for m in re.findall(r"\{(\d+), (\d+), (\d+), (\d+)\}", table)]
 
 
 def cdef_of(rung):
@@ -79,12 +87,26 @@ def cdef_of(rung):
 
 def level_of(path, w, h):
     """The damage level daedalusdeblock at its defaults settles on."""
-    cmd = ["gst-launch-1.0", "-q", "filesrc", "location=" + path, "!", "rawvideoparse",
-           "width=%d" % w, "height=%d" % h, "format=i420", "framerate=30/1", "!",
-           "daedalusdeblock", "!", "fakesink"]
+    cmd = [
+        "gst-launch-1.0",
+        "-q",
+        "filesrc",
+        "location=" + path,
+        "!",
+        "rawvideoparse",
+        "width=%d" % w,
+        "height=%d" % h,
+        "format=i420",
+        "framerate=30/1",
+        "!",
+        "daedalusdeblock",
+        "!",
+        "fakesink",
+    ]
     env = dict(os.environ, GST_DEBUG="daedalusdeblock:4", GST_DEBUG_NO_COLOR="1")
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, check=True)
+    p = subprocess.run(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True
+    )
     levels = re.findall(r"damage level (\d+)", p.stdout)
     return int(levels[-1]) if levels else 0
 
@@ -95,8 +117,15 @@ def measure_clip(cp, c, size, codec, q, kind, rungs, workdir):
     path = cp.dmg(c, size, codec, q)
     level = level_of(path, w, h)
     extra = dict(content=c, size=size, codec=codec, q=q, kind=kind, level=level)
-    rows = [dict(extra, tool="none", stage="none", setting="none",
-                 **yuv.compare(ref, yuv.read_i420(path, w, h), ssim=False))]
+    rows = [
+        dict(
+            extra,
+            tool="none",
+            stage="none",
+            setting="none",
+            **yuv.compare(ref, yuv.read_i420(path, w, h), ssim=False)
+        )
+    ]
 
     def score(tool, stage, settings):
         for r in sweep._score(tool, settings, ref, path, w, h, workdir, extra):
@@ -128,6 +157,7 @@ def measure(cp, workdir, log, force):
 
 
 # --- report ------------------------------------------------------------------
+
 
 def _mode(setting):
     return "vp9" if "mode=vp9" in setting else "h264"
@@ -162,6 +192,10 @@ def _best(per_clip, keep, light=()):
     return best, statistics.mean(g[best] for g in per_clip)
 
 
+def _signed(x):
+    return "-" if x != x else "%+.3f" % x
+
+
 def _short(setting):
     if setting is None:
         return "-"
@@ -177,9 +211,12 @@ def report(results, rungs):
     md = []
     damaged = {k: r for k, r in results.items() if r[0]["kind"] != "clean"}
     # Per codec and strength, deblock alone, tuned over the contents.
-    md += ["| damage | n | mode=h264 tuned (qp/block) | gain | mode=vp9 tuned (level/sharpness/block) "
-           "| gain | vp9 - h264 | vp9 level 10/0/8 (the default) | FFmpeg deblock best | FFmpeg spp best |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+    md += [
+        "| damage | n | mode=h264 tuned (qp/block) | gain | mode=vp9 tuned (level/sharpness/block) "
+        "| gain | vp9 - h264 | h264 qp 30/8 / vp9 8/0/8 / vp9 12/0/8 (near the defaults) "
+        "| FFmpeg deblock best | FFmpeg spp best |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for codec in corpus.CODECS:
         for q in damage.CORPUS_CODECS[codec][3]:
             rs = [r for k, r in damaged.items() if r[0]["codec"] == codec and r[0]["q"] == q]
@@ -188,31 +225,65 @@ def report(results, rungs):
             g = [_gains(r, "alone") for r in rs]
             h, hg = _best(g, lambda s: _mode(s) == "h264")
             v, vg = _best(g, lambda s: _mode(s) == "vp9")
-            dflt = vp9_props(10, 0, 8)
-            dg = statistics.mean(x[dflt] for x in g)
+            near = [
+                statistics.mean(x[s] for x in g)
+                for s in (filters.deblock_props(30, 1, 8), vp9_props(8, 0, 8), vp9_props(12, 0, 8))
+            ]
             f = [_gains(r, "ffmpeg") for r in rs]
-            fd = statistics.mean(max(v2 for s, v2 in x.items() if s.startswith("deblock")) for x in f)
+            fd = statistics.mean(
+                max(v2 for s, v2 in x.items() if s.startswith("deblock")) for x in f
+            )
             fs = statistics.mean(max(v2 for s, v2 in x.items() if s.startswith("spp")) for x in f)
-            md.append("| %s q%d%s | %d | %s | %+.3f | %s | %+.3f | **%+.3f** | %+.3f | %+.3f | %+.3f |" % (
-                codec, q, " (light)" if rs[0][0]["kind"] == "light" else "", len(rs),
-                _short(h), hg, _short(v), vg, vg - hg, dg, fd, fs))
+            md.append(
+                "| %s q%d%s | %d | %s | %+.3f | %s | %+.3f | **%+.3f** | %s | %+.3f | %+.3f |"
+                % (
+                    codec,
+                    q,
+                    " (light)" if rs[0][0]["kind"] == "light" else "",
+                    len(rs),
+                    _short(h),
+                    hg,
+                    _short(v),
+                    vg,
+                    vg - hg,
+                    " / ".join("%+.3f" % x for x in near),
+                    fd,
+                    fs,
+                )
+            )
     # Clean clips: the worst PSNR-YUV of each vp9 level at block 8 / 16.
     clean = [r for r in results.values() if r[0]["kind"] == "clean"]
-    md += ["", "| clean clips, worst PSNR-YUV (dB) | " + " | ".join(
-        "vp9 %d" % l for l in VP9_LEVELS) + " | h264 qp 30/8 |",
-           "|---|" + "---|" * (len(VP9_LEVELS) + 1)]
+    md += [
+        "",
+        "| clean clips, worst PSNR-YUV (dB) | "
+        + " | ".join("vp9 %d" % l for l in VP9_LEVELS)
+        + " | h264 qp 30/8 |",
+        "|---|" + "---|" * (len(VP9_LEVELS) + 1),
+    ]
     for b in (8, 16):
         for s in VP9_SHARPNESS:
-            cells = [min(next(x["psnr_yuv"] for x in r if x["setting"] == vp9_props(l, s, b))
-                         for r in clean) for l in VP9_LEVELS]
-            h264 = min(next(x["psnr_yuv"] for x in r if x["setting"] == filters.deblock_props(30, 1, 8))
-                       for r in clean)
-            md.append("| block %d, sharpness %d | %s | %.1f |" % (
-                b, s, " | ".join("%.1f" % v for v in cells), h264))
+            cells = [
+                min(
+                    next(x["psnr_yuv"] for x in r if x["setting"] == vp9_props(l, s, b))
+                    for r in clean
+                )
+                for l in VP9_LEVELS
+            ]
+            h264 = min(
+                next(x["psnr_yuv"] for x in r if x["setting"] == filters.deblock_props(30, 1, 8))
+                for r in clean
+            )
+            md.append(
+                "| block %d, sharpness %d | %s | %.1f |"
+                % (b, s, " | ".join("%.1f" % v for v in cells), h264)
+            )
     # Per damage level: the chain with each deblock before the level's CDEF.
-    md += ["", "| level | clips (damaged + light) | auto now: qp %s | best mode=h264 | gain "
-           "| best mode=vp9 | gain | CDEF alone |" % "(rung)",
-           "|---|---|---|---|---|---|---|---|"]
+    md += [
+        "",
+        "| level | clips (damaged + light) | auto now: qp %s | best mode=h264 | gain "
+        "| best mode=vp9 | gain | CDEF alone |" % "(rung)",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for level, rung in enumerate(rungs):
         rs = [r for r in results.values() if r[0]["kind"] != "clean" and r[0]["level"] == level]
         if not rs:
@@ -221,14 +292,29 @@ def report(results, rungs):
         stage = "chain" if cdef_of(rung) else "alone"
         g = [_gains(r, stage) for r in rs]
         light = [x for r, x in zip(rs, g) if r[0]["kind"] == "light"]
-        now = filters.deblock_props(rung[0], 1, 8) if rung[0] else ("cdef" if stage == "chain" else None)
+        now = (
+            filters.deblock_props(rung[0], 1, 8)
+            if rung[0]
+            else ("cdef" if stage == "chain" else None)
+        )
         now_g = statistics.mean(x[now] for x in g) if now else 0.0
         h, hg = _best(g, lambda s: s == "cdef" or _mode(s) == "h264", light)
         v, vg = _best(g, lambda s: _mode(s) == "vp9" and s != "cdef", light)
         alone = statistics.mean(x["cdef"] for x in g) if stage == "chain" else 0.0
-        md.append("| %d | %d (%s) | %+.3f | %s | %+.3f | %s | %+.3f | %+.3f |" % (
-            level, len(rs), ", ".join(sorted({r[0]["codec"] for r in rs})), now_g,
-            _short(h), hg, _short(v), vg, alone))
+        md.append(
+            "| %d | %d (%s) | %+.3f | %s | %s | %s | %s | %+.3f |"
+            % (
+                level,
+                len(rs),
+                ", ".join(sorted({r[0]["codec"] for r in rs})),
+                now_g,
+                _short(h),
+                _signed(hg),
+                _short(v),
+                _signed(vg),
+                alone,
+            )
+        )
     return "\n".join(md) + "\n"
 
 
