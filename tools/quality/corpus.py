@@ -35,10 +35,11 @@ class Corpus(folders.ClipFolders):
                 for codec, q, kind in variants()]
 
 
-def make(corpus, log, load, save, force=False):
-    """Writes the clean and damaged clips; coded sizes into damage.json."""
+def make(corpus, log, load, save, force=False, clips=CLIPS):
+    """Writes the clean and damaged clips of `clips` (content, size); coded
+    sizes into damage.json."""
     canvas = None
-    for c, size in CLIPS:
+    for c, size in clips:
         if force or not os.path.exists(corpus.src(c, size)):
             if c in content.PHOTO_CLIPS and content.CANVAS.get(c) is None and canvas is None:
                 canvas = content.montage()
@@ -47,7 +48,7 @@ def make(corpus, log, load, save, force=False):
     info_path = corpus.path("damage.json")
     info = {} if force or not os.path.exists(info_path) else load(info_path)
     for c, size, codec, q, _ in corpus.clips():
-        if codec == "clean":
+        if codec == "clean" or (c, size) not in clips:
             continue
         w, h = content.SIZES[size]
         key = "%s-%s-%s" % (c, size, damage.label(codec, q))

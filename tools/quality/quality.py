@@ -13,6 +13,9 @@ docs/estimator.md):
   corpus   its clips, 4 frames each      baselines  per-clip best settings
   estimate measure, fit, evaluate the automatic settings
   levels   each clip at each auto level; the level staircase fitted
+  vp9      daedalusdeblock mode=vp9 against mode=h264 on the corpus's 720p
+           clips of four contents (docs/quality.md, "mode=vp9"; makes
+           those clips of the corpus when the corpus stage has not run)
 """
 
 import argparse
@@ -37,9 +40,10 @@ import sweep  # noqa: E402
 import estimate  # noqa: E402
 import auto  # noqa: E402
 import levels  # noqa: E402
+import vp9  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
-EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto")
+EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto", "vp9")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -253,6 +257,11 @@ def stage_levels(work, force):
 
 def stage_auto(work, force):
     auto.run_stage(work, work.tmp, log, force)
+
+
+def stage_vp9(work, force):
+    corpus.make(corpus.Corpus(work.root), log, sweep.load, sweep.save, clips=vp9.CLIPS)
+    vp9.run_stage(work, work.tmp, log, force)
 
 
 def main():

@@ -2,9 +2,10 @@
 // daedalusdeblock, both modes). A vector holds one edge position of many
 // independent lines: pass 2 runs a lane per column straight on the plane;
 // pass 1 runs a lane per row on strips of rows transposed into a column-major
-// buffer. Where exact, the arithmetic stays in 8 bits (averages and
-// saturating ops); only the strong luma filter and VP9's 8 and 16-wide
-// filters widen to 16.
+// buffer (mode=vp9 at widths 8 and 16: on windows of 16 columns). Where
+// exact, the arithmetic stays in 8 bits (averages and saturating ops); only
+// the strong luma filter and VP9's 8 and 16-wide filters widen to 16. VP9's
+// edge filter is in deblock_vp9_simd-inl.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/deblock/deblock_simd.cc"
 #include <hwy/aligned_allocator.h>
@@ -174,172 +175,8 @@ struct StoreChannel {
 };
 
 // ---------------------------------------------------------------------------
-// mode=vp9: masks in 8 bits, the 4-tap filter in signed 8 bits, the wide
-// filters in 16; the filter each lane gets is chosen by selects.
-
-// VP9's 4-tap filter on the lanes of `on`: p1 p0 q0 q1 in place. The spec's
-// c(v) is the saturation of signed 8-bit ops.
-template <class D, class V = hn::VFromD<D>>
-HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
-                            V& q0, V& q1) {
-  const hn::RebindToSigned<D> di;
-  const V sign = hn::Set(d, 0x80);
-  const auto to_signed = [&](V v) { return hn::BitCast(di, hn::Xor(v, sign)); };
-  const auto to_unsigned = [&](auto v) {
-    return hn::Xor(hn::BitCast(d, v), sign);
-  };
-  const auto ps1 = to_signed(p1), ps0 = to_signed(p0);
-  const auto qs0 = to_signed(q0), qs1 = to_signed(q1);
-  const auto hev_s = hn::RebindMask(di, hev);
-  auto f = hn::IfThenElseZero(hev_s, hn::SaturatedSub(ps1, qs1));
-  // c(f + 3 (qs0 - ps0)) as three saturating adds of e = c(qs0 - ps0): the
-  // addends share a sign, so a sum that saturates stays there, and where e
-  // itself was clipped 3 e takes any f past the same end as 3 (qs0 - ps0).
-  const auto e = hn::SaturatedSub(qs0, ps0);
-  f = hn::SaturatedAdd(hn::SaturatedAdd(hn::SaturatedAdd(f, e), e), e);
-  f = hn::IfThenElseZero(hn::RebindMask(di, on), f);
-  const auto f1 = hn::ShiftRight<3>(hn::SaturatedAdd(f, hn::Set(di, 4)));
-  const auto f2 = hn::ShiftRight<3>(hn::SaturatedAdd(f, hn::Set(di, 3)));
-  q0 = to_unsigned(hn::SaturatedSub(qs0, f1));
-  p0 = to_unsigned(hn::SaturatedAdd(ps0, f2));
-  const auto g =
-      hn::IfThenZeroElse(hev_s, hn::ShiftRight<1>(hn::Add(f1, hn::Set(di, 1))));
-  q1 = to_unsigned(hn::SaturatedSub(qs1, g));
-  p1 = to_unsigned(hn::SaturatedAdd(ps1, g));
-}
-
-// The sums of VP9's wide filter with n = N (3 or 7) over the lines whose q0
-// is at `q`, in 16 bits: sum(i) (i = -N .. N-1) is out[i] before the shift,
-// calls in increasing i. A running sum: from out[i] to out[i + 1] the window
-// gains s[min(i + 1 + N, N)] and s[i + 1] (doubled from then on) and loses
-// s[max(i - N, -N - 1)] and s[i].
-template <int N, class D8>
-class WideSums {
- public:
-  static constexpr int kShift = N == 3 ? 3 : 4;
-  using DW = hn::Rebind<int16_t, D8>;
-
-  WideSums(const uint8_t* q, ptrdiff_t pitch) : q_(q), pitch_(pitch) {}
-
-  hn::VFromD<DW> first() const {
-    const DW dw;
-    auto sum =
-        hn::Add(hn::Mul(s(-N - 1), hn::Set(dw, N)),
-                hn::Add(hn::Add(s(-N), s(-N)), hn::Set(dw, 1 << (kShift - 1))));
-    for (int t = -N + 1; t <= 0; t++) sum = hn::Add(sum, s(t));
-    return sum;
-  }
-  hn::VFromD<DW> next(hn::VFromD<DW> sum, int i) const {
-    return hn::Add(sum, hn::Sub(hn::Add(s(std::min(i + 1 + N, N)), s(i + 1)),
-                                hn::Add(s(std::max(i - N, -N - 1)), s(i))));
-  }
-  hn::VFromD<D8> out(hn::VFromD<DW> sum) const {
-    return hn::DemoteTo(D8(), hn::ShiftRight<kShift>(sum));
-  }
-
- private:
-  hn::VFromD<DW> s(int i) const {
-    return hn::PromoteTo(DW(), hn::LoadU(D8(), q_ + i * pitch_));
-  }
-  const uint8_t* q_;
-  ptrdiff_t pitch_;
-};
-
-// VP9's wide filter with n = N of the lines whose q0 is at `q`: out[i]
-// (i = -N .. N-1) goes to out + (i + N) * Lanes(d), one full vector each
-// (stored whole, so that loading it whole forwards from the store). Each half
-// of the lanes sums in one full 16-bit vector.
-template <int N, class D>
-HWY_INLINE void vp9_wide(D d, const uint8_t* q, ptrdiff_t pitch, uint8_t* out) {
-  const size_t n = hn::Lanes(d);
-#if HWY_TARGET == HWY_SCALAR
-  const WideSums<N, D> one(q, pitch);
-  auto sum = one.first();
-  for (int i = -N; i < N; i++) {
-    hn::StoreU(one.out(sum), d, out + size_t(i + N) * n);
-    if (i + 1 < N) sum = one.next(sum, i);
-  }
-#else
-  const hn::Half<D> dh;
-  const WideSums<N, hn::Half<D>> lo(q, pitch), hi(q + hn::Lanes(dh), pitch);
-  auto sum_lo = lo.first(), sum_hi = hi.first();
-  for (int i = -N; i < N; i++) {
-    hn::StoreU(hn::Combine(d, hi.out(sum_hi), lo.out(sum_lo)), d,
-               out + size_t(i + N) * n);
-    if (i + 1 < N) {
-      sum_lo = lo.next(sum_lo, i);
-      sum_hi = hi.next(sum_hi, i);
-    }
-  }
-#endif
-}
-
-// Filters the VP9 edge whose q0 line is at `q` (as filter_edge below).
-template <Kind K, class D, class Store>
-HWY_INLINE void vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
-                                const Limits& k, const Store& store) {
-  using V = hn::VFromD<D>;
-  const auto at = [&](int i) { return hn::LoadU(d, q + i * pitch); };
-  const V p3 = at(-4), p2 = at(-3), p1 = at(-2), p0 = at(-1);
-  const V q0 = at(0), q1 = at(1), q2 = at(2), q3 = at(3);
-  const V d_p1 = abs_diff(p1, p0), d_q1 = abs_diff(q1, q0);
-  const V steps = hn::Max(
-      hn::Max(hn::Max(abs_diff(p3, p2), abs_diff(p2, p1)), hn::Max(d_p1, d_q1)),
-      hn::Max(abs_diff(q2, q1), abs_diff(q3, q2)));
-  // |p0-q0| * 2 + (|p1-q1| >> 1), saturated: blimit < 255 keeps it exact.
-  const V gap = abs_diff(p0, q0);
-  const V edge = hn::SaturatedAdd(hn::SaturatedAdd(gap, gap),
-                                  hn::ShiftRight<1>(abs_diff(p1, q1)));
-  const auto mask = hn::And(hn::Lt(steps, hn::Set(d, k.limit1)),
-                            hn::Lt(edge, hn::Set(d, k.blimit1)));
-  const auto hev = hn::Lt(hn::Set(d, k.thresh), hn::Max(d_p1, d_q1));
-  V f_p1 = p1, f_p0 = p0, f_q0 = q0, f_q1 = q1;
-  vp9_filter4(d, mask, hev, f_p1, f_p0, f_q0, f_q1);
-  if constexpr (K == Kind::kVp9W4) {
-    store(d, f_p1, q - 2 * pitch);
-    store(d, f_p0, q - pitch);
-    store(d, f_q0, q);
-    store(d, f_q1, q + pitch);
-  } else {
-    const V two = hn::Set(d, 2);
-    const auto flat = hn::And(
-        mask,
-        hn::Lt(hn::Max(hn::Max(hn::Max(d_p1, d_q1),
-                               hn::Max(abs_diff(p2, p0), abs_diff(q2, q0))),
-                       hn::Max(abs_diff(p3, p0), abs_diff(q3, q0))),
-               two));
-    const size_t n = hn::Lanes(d);
-    HWY_ALIGN uint8_t wide8[6 * hn::MaxLanes(d)];
-    vp9_wide<3>(d, q, pitch, wide8);
-    // The line at i = -3 .. 2 after the 4-tap or the 8-wide filter.
-    const auto narrow = [&](int i) {
-      const V w = hn::LoadU(d, wide8 + size_t(i + 3) * n);
-      const V f = i == -3   ? p2
-                  : i == -2 ? f_p1
-                  : i == -1 ? f_p0
-                  : i == 0  ? f_q0
-                  : i == 1  ? f_q1
-                            : q2;
-      return hn::IfThenElse(flat, w, f);
-    };
-    if constexpr (K == Kind::kVp9W8) {
-      for (int i = -3; i < 3; i++) store(d, narrow(i), q + i * pitch);
-    } else {
-      V outer = hn::Zero(d);  // max |pi-p0|, |qi-q0| for i = 4 .. 7
-      for (int i = 4; i < 8; i++)
-        outer = hn::Max(outer,
-                        hn::Max(abs_diff(at(-1 - i), p0), abs_diff(at(i), q0)));
-      const auto flat2 = hn::And(flat, hn::Lt(outer, two));
-      HWY_ALIGN uint8_t wide16[14 * hn::MaxLanes(d)];
-      vp9_wide<7>(d, q, pitch, wide16);
-      for (int i = -7; i < 7; i++) {
-        const V w = hn::LoadU(d, wide16 + size_t(i + 7) * n);
-        const V v = i >= -3 && i < 3 ? narrow(i) : at(i);
-        store(d, hn::IfThenElse(flat2, w, v), q + i * pitch);
-      }
-    }
-  }
-}
+// mode=vp9: vp9_filter_edge.
+#include "filters/deblock/deblock_vp9_simd-inl.h"
 
 // Filters the edge whose q0 line is at `q`; lines lie `pitch` bytes apart.
 template <Kind K, class D, class Store>
@@ -423,8 +260,9 @@ HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
 // Filters the edges at positions e = first, first + step, ... below `end`, in
 // that order, of the lines whose position 0 is at `base`.
 template <Kind K, class D, class Store>
-void filter_edges(D d, uint8_t* base, ptrdiff_t pitch, int first, int end,
-                  int step, const Limits& k, const Store& store) {
+HWY_FLATTEN void filter_edges(D d, uint8_t* base, ptrdiff_t pitch, int first,
+                              int end, int step, const Limits& k,
+                              const Store& store) {
   for (int e = first; e < end; e += step) {
     if constexpr (is_vp9(K))
       vp9_filter_edge<K>(d, base + e * pitch, pitch, k, store);
@@ -494,12 +332,12 @@ HWY_INLINE void zip(DW dw, V& a, V& b) {
 }
 
 // Transposes the 16x16 bytes that load(i) gives as row i; store(j, v) gets
-// column j. Rounds of zips of vi and vi+2^s on lanes of 2^s bytes leave column
+// column j. Vectors of d8 wider than 16 bytes transpose a tile per 128-bit
+// block. Rounds of zips of vi and vi+2^s on lanes of 2^s bytes leave column
 // j in v[bit-reversed j]. Named vectors, not an array: scalable vectors cannot
 // be array elements.
-template <class Load, class Store>
-HWY_INLINE void transpose_tile(const Load& load, const Store& store) {
-  const hn::FixedTag<uint8_t, kTile> d8;
+template <class D8, class Load, class Store>
+HWY_INLINE void transpose_tile(D8 d8, const Load& load, const Store& store) {
   const hn::Repartition<uint16_t, decltype(d8)> d16;
   const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Repartition<uint64_t, decltype(d8)> d64;
@@ -558,14 +396,15 @@ struct Strip {
       if ((c * plane.step) % 64 == 0)
         for (int r = 0; r <= last; r++) hwy::Prefetch(row(r) + 192);
       if (plane.step == 1) {
-        transpose_tile([&](int r) { return hn::LoadU(d, row(r)); },
-                       [&](int x, auto v) { hn::Store(v, d, out + x * n); });
+        transpose_tile(
+            d, [&](int r) { return hn::LoadU(d, row(r)); },
+            [&](int x, auto v) { hn::Store(v, d, out + x * n); });
         continue;
       }
       // Step 2: the samples are the even byte columns of two 16-byte halves.
       for (int half = 0; half < 2; half++)
         transpose_tile(
-            [&](int r) { return hn::LoadU(d, row(r) + half * kTile); },
+            d, [&](int r) { return hn::LoadU(d, row(r) + half * kTile); },
             [&](int x, auto v) {
               if (x % 2 == 0) hn::Store(v, d, out + (half * 8 + x / 2) * n);
             });
@@ -588,11 +427,11 @@ struct Strip {
       }
       const auto column = [&](int x) { return hn::Load(d, in + x * n); };
       if (plane.step == 1) {
-        transpose_tile(column, [&](int r, auto v) {
+        transpose_tile(d, column, [&](int r, auto v) {
           if (r < count) hn::StoreU(v, d, out + r * plane.stride);
         });
       } else {
-        transpose_tile(column, [&](int r, auto v) {
+        transpose_tile(d, column, [&](int r, auto v) {
           if (r >= count) return;
           uint8_t* row = out + r * plane.stride;
           store_even(d, hn::InterleaveLower(d, v, v), 0, row);
@@ -603,9 +442,93 @@ struct Strip {
   }
 };
 
+#if !HWY_HAVE_SCALABLE
+// A vector whose 128-bit block b holds the 16 bytes at row(first + 16 b).
+template <class D, class Row>
+HWY_INLINE hn::VFromD<D> load_blocks(D d, const Row& row, int first) {
+  if constexpr (hn::MaxLanes(D()) <= kTile) {
+    return hn::LoadU(d, row(first));
+  } else {
+    const hn::Half<D> dh;
+    return hn::Combine(d, load_blocks(dh, row, first + int(hn::MaxLanes(dh))),
+                       load_blocks(dh, row, first));
+  }
+}
+
+// put(first + 16 b, block b of v) for each 128-bit block b of v.
+template <class D, class Put>
+HWY_INLINE void store_blocks(D d, hn::VFromD<D> v, const Put& put, int first) {
+  if constexpr (hn::MaxLanes(D()) <= kTile) {
+    put(first, v);
+  } else {
+    const hn::Half<D> dh;
+    store_blocks(dh, hn::LowerHalf(dh, v), put, first);
+    store_blocks(dh, hn::UpperHalf(dh, v), put, first + int(hn::MaxLanes(dh)));
+  }
+}
+
+// Pass 1 of mode=vp9 at widths 8 and 16, step 1: each column lies within
+// the reach of at most one edge, so a strip of rows runs as windows of 16
+// columns, each transposed into lines (a vector's block b taking rows
+// 16 b ..), filtered and transposed back while in L1, without the strip's
+// buffer of whole rows. A window holds one 16-wide edge (its columns
+// -8 .. 7) or two 8-wide ones (-4 .. 11; a last one alone -12 .. 3); an
+// edge's samples lie in its window alone, so the windows' order is free.
+// Needs plane.width >= 20 at width 8.
+template <Kind K>
+HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
+                                      const DeblockPlaneParams& pp, int y_begin,
+                                      int y_end) {
+  const hn::ScalableTag<uint8_t> d;
+  const int n = int(hn::Lanes(d)), w = plane.width;
+  const Limits k(pp);
+  HWY_ALIGN uint8_t lines[kTile * hn::MaxLanes(d)];
+  for (int y0 = y_begin; y0 < y_end; y0 += n) {
+    const int count = std::min(n, y_end - y0);
+    // Rows past the strip repeat its last one; their lanes go unused.
+    const auto in = [&](int r, int x0) {
+      return plane.row(y0 + std::min(r, count - 1)) + x0;
+    };
+    const auto window = [&](int x0, int first_edge, int edges) {
+      // As in Strip::load: more streams than prefetchers follow.
+      if (x0 % 64 < kTile)
+        for (int r = 0; r < count; r++) hwy::Prefetch(in(r, x0) + 192);
+      const auto row = [&](int r) { return in(r, x0); };
+      transpose_tile(
+          d, [&](int i) { return load_blocks(d, row, i); },
+          [&](int j, auto v) { hn::Store(v, d, lines + j * n); });
+      bool changed = false;
+      for (int e = 0; e < edges; e++)
+        changed |= vp9_filter_edge<K>(d, lines + (first_edge + 8 * e) * n, n, k,
+                                      StoreAll());
+      if (!changed) return;
+      const auto put = [&](int r, auto v) {
+        if (r < count) hn::StoreU(v, hn::DFromV<decltype(v)>(), row(r));
+      };
+      transpose_tile(
+          d, [&](int j) { return hn::Load(d, lines + j * n); },
+          [&](int i, auto v) { store_blocks(d, v, put, i); });
+    };
+    if constexpr (K == Kind::kVp9W16) {
+      for (int x = 16; x + 8 <= w; x += 16) window(x - 8, 8, 1);
+    } else {
+      int x = 8;
+      for (; x + 12 <= w; x += 16) window(x - 4, 4, 2);
+      if (x + 4 <= w) window(x - 12, 12, 1);
+    }
+  }
+}
+#endif  // !HWY_HAVE_SCALABLE
+
 template <Kind K>
 void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
                          int y_begin, int y_end) {
+#if !HWY_HAVE_SCALABLE
+  if constexpr (K == Kind::kVp9W8 || K == Kind::kVp9W16) {
+    if (plane.step == 1 && (K == Kind::kVp9W16 || plane.width >= 20))
+      return vp9_vertical_windows<K>(plane, pp, y_begin, y_end);
+  }
+#endif
   using DK = LineTag<K>;
   const DK dk;
   const ptrdiff_t n = ptrdiff_t(hn::Lanes(hn::ScalableTag<uint8_t>()));

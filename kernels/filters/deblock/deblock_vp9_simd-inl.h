@@ -1,0 +1,289 @@
+// mode=vp9's edge filter for deblock_simd.cc (docs/spec.md, daedalusdeblock
+// mode=vp9), which includes it once per Highway target inside its target
+// namespace, after Kind, Limits, abs_diff and the store functors it uses.
+// Hence no include guard and no includes of its own.
+
+// mode=vp9: masks in 8 bits, the 4-tap filter in signed 8 bits, the wide
+// filters in 16. The filter each lane gets is chosen by selects; a filter no
+// lane gets is skipped, and so are the narrower ones where every lane gets
+// the widest (branches on the whole vector, which cannot change a lane).
+
+// VP9's 4-tap filter on the lanes of `on`: p1 p0 q0 q1 in place. The spec's
+// c(v) is the saturation of signed 8-bit ops.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
+                            V& q0, V& q1) {
+  const hn::RebindToSigned<D> di;
+  const V sign = hn::Set(d, 0x80);
+  const auto to_signed = [&](V v) { return hn::BitCast(di, hn::Xor(v, sign)); };
+  const auto to_unsigned = [&](auto v) {
+    return hn::Xor(hn::BitCast(d, v), sign);
+  };
+  const auto ps1 = to_signed(p1), ps0 = to_signed(p0);
+  const auto qs0 = to_signed(q0), qs1 = to_signed(q1);
+  const auto hev_s = hn::RebindMask(di, hev);
+  auto f = hn::IfThenElseZero(hev_s, hn::SaturatedSub(ps1, qs1));
+  // c(f + 3 (qs0 - ps0)) as three saturating adds of e = c(qs0 - ps0): the
+  // addends share a sign, so a sum that saturates stays there, and where e
+  // itself was clipped 3 e takes any f past the same end as 3 (qs0 - ps0).
+  const auto e = hn::SaturatedSub(qs0, ps0);
+  f = hn::SaturatedAdd(hn::SaturatedAdd(hn::SaturatedAdd(f, e), e), e);
+  f = hn::IfThenElseZero(hn::RebindMask(di, on), f);
+  const auto f1 = hn::ShiftRight<3>(hn::SaturatedAdd(f, hn::Set(di, 4)));
+  const auto f2 = hn::ShiftRight<3>(hn::SaturatedAdd(f, hn::Set(di, 3)));
+  q0 = to_unsigned(hn::SaturatedSub(qs0, f1));
+  p0 = to_unsigned(hn::SaturatedAdd(ps0, f2));
+  const auto g =
+      hn::IfThenZeroElse(hev_s, hn::ShiftRight<1>(hn::Add(f1, hn::Set(di, 1))));
+  q1 = to_unsigned(hn::SaturatedSub(qs1, g));
+  p1 = to_unsigned(hn::SaturatedAdd(ps1, g));
+}
+
+// max(|a - e|, |b - e|, ...) for the samples a, b, ... of one side of the
+// edge and e, that side's sample next to it: max - e or e - min.
+template <class V>
+HWY_INLINE V spread(V e, V a, V b, V c) {
+  return hn::Or(hn::SaturatedSub(hn::Max(hn::Max(a, b), c), e),
+                hn::SaturatedSub(e, hn::Min(hn::Min(a, b), c)));
+}
+template <class V>
+HWY_INLINE V spread(V e, V a, V b, V c, V f) {
+  return hn::Or(hn::SaturatedSub(hn::Max(hn::Max(a, b), hn::Max(c, f)), e),
+                hn::SaturatedSub(e, hn::Min(hn::Min(a, b), hn::Min(c, f))));
+}
+
+// Calls f(std::integral_constant<int, I>()) for I = First .. End - 1 in order:
+// line positions as constants, which pick named vectors at compile time
+// (scalable vectors cannot be array elements).
+template <int I, int End, class F>
+HWY_INLINE void static_for(const F& f) {
+  if constexpr (I < End) {
+    f(std::integral_constant<int, I>());
+    static_for<I + 1, End>(f);
+  }
+}
+
+// VP9's wide filter with n = N (3 or 7) on the lines lines(i) across an edge
+// (i a std::integral_constant), in 16 bits: a u16 lane holds two lines, its
+// even byte's in the "e" vectors and its odd byte's in "o" (split and joined
+// within lanes, no shuffles). out[i] = (W(i) + s[i] + 2^(k-1)) >> k, W(i) the
+// sum of s over i - N .. i + N, positions clipped to -N-1 .. N: a running
+// sum, which from W(i) to W(i + 1) gains s[min(i + 1 + N, N)] and loses
+// s[max(i - N, -N - 1)].
+// (HWY_SCALAR's one lane cannot hold a pair: it promotes instead, and its "o"
+// vectors go unused.)
+template <int N, class D, class Lines>
+class Wide {
+ public:
+#if HWY_TARGET == HWY_SCALAR
+  using DW = hn::Rebind<uint16_t, D>;
+#else
+  using DW = hn::Repartition<uint16_t, D>;
+#endif
+  using VW = hn::VFromD<DW>;
+  static constexpr int kShift = N == 3 ? 3 : 4;
+
+  explicit Wide(const Lines& lines) : lines_(lines) {}
+
+  // W(-N), plus the rounding.
+  void first(VW& we, VW& wo) const {
+    const DW dw;
+    const VW n = hn::Set(dw, N), round = hn::Set(dw, 1 << (kShift - 1));
+    VW e, o;
+    split<-N - 1>(e, o);
+    we = hn::Add(hn::Mul(e, n), round);
+    wo = hn::Add(hn::Mul(o, n), round);
+    static_for<-N, 1>([&](auto t) {
+      this->template split<decltype(t)::value>(e, o);
+      we = hn::Add(we, e);
+      wo = hn::Add(wo, o);
+    });
+  }
+  // W(I) to W(I + 1).
+  template <int I>
+  void next(VW& we, VW& wo) const {
+    VW ge, go, le, lo;
+    split<std::min(I + 1 + N, N)>(ge, go);
+    split<std::max(I - N, -N - 1)>(le, lo);
+    we = hn::Add(we, hn::Sub(ge, le));
+    wo = hn::Add(wo, hn::Sub(go, lo));
+  }
+  template <int I>
+  hn::VFromD<D> out(VW we, VW wo) const {
+    VW e, o;
+    split<I>(e, o);
+    e = hn::ShiftRight<kShift>(hn::Add(we, e));
+#if HWY_TARGET == HWY_SCALAR
+    (void)wo;
+    return hn::DemoteTo(D(), e);
+#else
+    o = hn::ShiftRight<kShift>(hn::Add(wo, o));
+    return hn::BitCast(D(), hn::Or(e, hn::ShiftLeft<8>(o)));
+#endif
+  }
+
+ private:
+  template <int I>
+  void split(VW& e, VW& o) const {
+    const DW dw;
+#if HWY_TARGET == HWY_SCALAR
+    e = o = hn::PromoteTo(dw, lines_(std::integral_constant<int, I>()));
+#else
+    const VW v = hn::BitCast(dw, lines_(std::integral_constant<int, I>()));
+    e = hn::And(v, hn::Set(dw, 0xFF));
+    o = hn::ShiftRight<8>(v);
+#endif
+  }
+  const Lines& lines_;
+};
+
+// Filters the VP9 edge whose q0 line is at `q` (as filter_edge below);
+// returns whether any line may have changed. Every output comes from the
+// lines as loaded (named vectors), so stores cannot feed later outputs.
+template <Kind K, class D, class Store>
+HWY_INLINE bool vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
+                                const Limits& k, const Store& store) {
+  using V = hn::VFromD<D>;
+  const auto at = [&](int i) { return hn::LoadU(d, q + i * pitch); };
+  const auto put = [&](int i, V v) { store(d, v, q + i * pitch); };
+  const V p3 = at(-4), p2 = at(-3), p1 = at(-2), p0 = at(-1);
+  const V q0 = at(0), q1 = at(1), q2 = at(2), q3 = at(3);
+  const V d_p1 = abs_diff(p1, p0), d_q1 = abs_diff(q1, q0);
+  const V steps = hn::Max(
+      hn::Max(hn::Max(abs_diff(p3, p2), abs_diff(p2, p1)), hn::Max(d_p1, d_q1)),
+      hn::Max(abs_diff(q2, q1), abs_diff(q3, q2)));
+  // |p0-q0| * 2 + (|p1-q1| >> 1), saturated: blimit < 255 keeps it exact.
+  const V gap = abs_diff(p0, q0);
+  const V edge = hn::SaturatedAdd(hn::SaturatedAdd(gap, gap),
+                                  hn::ShiftRight<1>(abs_diff(p1, q1)));
+  const auto mask = hn::And(hn::Lt(steps, hn::Set(d, k.limit1)),
+                            hn::Lt(edge, hn::Set(d, k.blimit1)));
+  if (hn::AllFalse(d, mask)) return false;
+
+  V f_p1 = p1, f_p0 = p0, f_q0 = q0, f_q1 = q1;
+  const auto filter4 = [&] {
+    const auto hev = hn::Lt(hn::Set(d, k.thresh), hn::Max(d_p1, d_q1));
+    vp9_filter4(d, mask, hev, f_p1, f_p0, f_q0, f_q1);
+  };
+  const auto filter4_alone = [&] {
+    filter4();
+    put(-2, f_p1), put(-1, f_p0), put(0, f_q0), put(1, f_q1);
+    return true;
+  };
+  if constexpr (K == Kind::kVp9W4) {
+    return filter4_alone();
+  } else {
+    const V two = hn::Set(d, 2);
+    const auto flat = hn::And(
+        mask,
+        hn::Lt(hn::Max(spread(p0, p1, p2, p3), spread(q0, q1, q2, q3)), two));
+    if (hn::AllFalse(d, flat)) return filter4_alone();
+    const auto line8 = [&](auto ic) -> V {
+      constexpr int i = decltype(ic)::value;
+      static_assert(i >= -4 && i < 4, "a line of the 8-wide filter");
+      if constexpr (i == -4)
+        return p3;
+      else if constexpr (i == -3)
+        return p2;
+      else if constexpr (i == -2)
+        return p1;
+      else if constexpr (i == -1)
+        return p0;
+      else if constexpr (i == 0)
+        return q0;
+      else if constexpr (i == 1)
+        return q1;
+      else if constexpr (i == 2)
+        return q2;
+      else
+        return q3;
+    };
+    const Wide<3, D, decltype(line8)> w8(line8);
+    using VW = typename decltype(w8)::VW;
+    VW e8, o8;
+    // Line i (-3 .. 2, called in increasing i once w8.first ran): the 8-wide
+    // filter's output on flat lanes, the 4-tap filter's (or the line as it
+    // was) on the others; the 8-wide filter's alone unless `mixed`.
+    const auto narrow = [&](auto ic, bool mixed) -> V {
+      constexpr int i = decltype(ic)::value;
+      const V w = w8.template out<i>(e8, o8);
+      if constexpr (i + 1 < 3) w8.template next<i>(e8, o8);
+      if (!mixed) return w;
+      V f = line8(ic);
+      if constexpr (i == -2) f = f_p1;
+      if constexpr (i == -1) f = f_p0;
+      if constexpr (i == 0) f = f_q0;
+      if constexpr (i == 1) f = f_q1;
+      return hn::IfThenElse(flat, w, f);
+    };
+    if constexpr (K == Kind::kVp9W8) {
+      const bool mixed = !hn::AllTrue(d, flat);
+      if (mixed) filter4();
+      w8.first(e8, o8);
+      static_for<-3, 3>(
+          [&](auto ic) { put(decltype(ic)::value, narrow(ic, mixed)); });
+      return true;
+    } else {
+      const V p4 = at(-5), p5 = at(-6), p6 = at(-7), p7 = at(-8);
+      const V q4 = at(4), q5 = at(5), q6 = at(6), q7 = at(7);
+      const auto flat2 =
+          hn::And(flat, hn::Lt(hn::Max(spread(p0, p4, p5, p6, p7),
+                                       spread(q0, q4, q5, q6, q7)),
+                               two));
+      const auto line16 = [&](auto ic) -> V {
+        constexpr int i = decltype(ic)::value;
+        if constexpr (i == -8)
+          return p7;
+        else if constexpr (i == -7)
+          return p6;
+        else if constexpr (i == -6)
+          return p5;
+        else if constexpr (i == -5)
+          return p4;
+        else if constexpr (i == 4)
+          return q4;
+        else if constexpr (i == 5)
+          return q5;
+        else if constexpr (i == 6)
+          return q6;
+        else if constexpr (i == 7)
+          return q7;
+        else
+          return line8(ic);
+      };
+      const Wide<7, D, decltype(line16)> w16(line16);
+      VW e16, o16;
+      if (hn::AllTrue(d, flat2)) {
+        w16.first(e16, o16);
+        static_for<-7, 7>([&](auto ic) {
+          constexpr int i = decltype(ic)::value;
+          put(i, w16.template out<i>(e16, o16));
+          if constexpr (i + 1 < 7) w16.template next<i>(e16, o16);
+        });
+        return true;
+      }
+      const bool mixed = !hn::AllTrue(d, flat);
+      const bool any2 = !hn::AllFalse(d, flat2);
+      if (mixed) filter4();
+      w8.first(e8, o8);
+      e16 = o16 = hn::Zero(typename decltype(w16)::DW());
+      if (any2) w16.first(e16, o16);
+      static_for<-7, 7>([&](auto ic) {
+        constexpr int i = decltype(ic)::value;
+        constexpr bool inner = i >= -3 && i < 3;
+        V v;
+        if constexpr (inner) {
+          v = narrow(ic, mixed);
+        } else {
+          v = line16(ic);
+        }
+        if (any2) {
+          v = hn::IfThenElse(flat2, w16.template out<i>(e16, o16), v);
+          if constexpr (i + 1 < 7) w16.template next<i>(e16, o16);
+        }
+        if (inner || any2) put(i, v);
+      });
+      return true;
+    }
+  }
+}
