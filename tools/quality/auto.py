@@ -75,9 +75,9 @@ def report(results):
     for kind in ("damaged", "light"):
         k = [r for r in rs if r["kind"] == kind]
         md.append("| %s | %d | %+.3f (%+.3f) | %+.2f (%+.2f) | %+.3f | %+.3f |" % (
-            kind, len(k), _mean(r["psnr"] for r in k), min(r["psnr"] for r in k),
+            kind, len(k), _mean(r["psnr"] for r in k), min((r["psnr"] for r in k), default=math.nan),
             1000 * _mean(r["ssim_y"] for r in k),
-            1000 * min(r["ssim_" + p] for r in k for p in yuv.PLANES),
+            1000 * min((r["ssim_" + p] for r in k for p in yuv.PLANES), default=math.nan),
             _mean(r["ffmpeg_best"] for r in k), _mean(r["daedalus_best"] for r in k)))
     clean = [r for r in results.values() if r["kind"] == "clean"]
     md.append("")
