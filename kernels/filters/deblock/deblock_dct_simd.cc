@@ -28,8 +28,12 @@ namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_SCALAR
-// One lane cannot hold a block row: the reference is this rung.
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SVE || \
+    HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 ||  \
+    HWY_TARGET == HWY_SVE2_128
+// One lane cannot hold a block row; SVE's vectors are sizeless and cannot be
+// array elements, which the blocks below are: the reference is these
+// targets' rung (Arm cores without SVE, the Raspberry Pi 5's, run NEON).
 void DctRows(const ConstPlane& src, const Plane& dst,
              const DeblockPlaneParams& pp, int y_begin, int y_end) {
   dct_rows_ref(src, dst, pp, y_begin, y_end);
@@ -106,12 +110,14 @@ HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
   const hn::Rebind<int32_t, decltype(dh)> dw;
   const auto c1 = hn::Set(dw, C1), c2 = hn::Set(dw, C2);
   const auto r = hn::Set(dw, 1 << 13);
-  const auto lo =
-      hn::MulAdd(hn::PromoteTo(dw, hn::LowerHalf(dh, b)), c2,
-                 hn::MulAdd(hn::PromoteTo(dw, hn::LowerHalf(dh, a)), c1, r));
-  const auto hi =
-      hn::MulAdd(hn::PromoteTo(dw, hn::UpperHalf(dh, b)), c2,
-                 hn::MulAdd(hn::PromoteTo(dw, hn::UpperHalf(dh, a)), c1, r));
+  // Exact 32-bit products (Highway 1.0 has no integer MulAdd).
+  const auto sum = [&](auto ha, auto hb) {
+    return hn::Add(hn::Add(hn::Mul(hn::PromoteTo(dw, ha), c1),
+                           hn::Mul(hn::PromoteTo(dw, hb), c2)),
+                   r);
+  };
+  const auto lo = sum(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b));
+  const auto hi = sum(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b));
   return hn::Combine(d, hn::DemoteTo(dh, hn::ShiftRight<14>(hi)),
                      hn::DemoteTo(dh, hn::ShiftRight<14>(lo)));
 #endif
@@ -355,7 +361,7 @@ void DctRows(const ConstPlane& src, const Plane& dst,
   }
 }
 
-#endif  // HWY_TARGET == HWY_SCALAR
+#endif  // HWY_SCALAR or SVE
 
 }  // namespace
 
