@@ -28,9 +28,16 @@
  *   #GstDaedalusDeblock:sharpness, on every plane with the filter width
  *   #GstDaedalusDeblock:block-size: on flat lines it smooths 7 (width 8) or
  *   15 (width 16) samples across an edge, elsewhere 2 to 4.
+ * * `dct`: re-quantisation in the DCT domain (the family of FFmpeg's spp):
+ *   every 8x8 block of #GstDaedalusDeblock:shifts shifted grids is
+ *   transformed, its AC coefficients under the quantiser step of
+ *   #GstDaedalusDeblock:qp are zeroed, the block is rebuilt with the VP9
+ *   inverse DCT, and each sample becomes the mean of its rebuilt values.
+ *   It removes ringing as well as blocking, at a higher cost.
  *
  * Each mode ignores the other's properties (qp, alpha-offset, beta-offset,
- * chroma-qp-offset and bs are h264's; filter-level and sharpness vp9's).
+ * chroma-qp-offset and bs are h264's; filter-level and sharpness vp9's;
+ * dct uses qp, chroma-qp-offset and shifts).
  *
  * By default (#GstDaedalusDeblock:auto-strength) the element measures the
  * blocking in the stream and sets every other filter property itself:
@@ -41,7 +48,8 @@
  *
  * The filter works in place. While the settings cannot change any sample
  * (h264: alpha or beta is 0 in every plane, e.g. qp below 16 with no
- * offsets; vp9: filter-level 0) the element runs in passthrough. The
+ * offsets; vp9: filter-level 0; dct: qp below 16 in every plane) the
+ * element runs in passthrough. The
  * strength properties are controllable and follow each buffer's stream
  * time.
  *
@@ -55,6 +63,9 @@
  * |[
  * gst-launch-1.0 filesrc location=in.avi ! decodebin ! videoconvert ! daedalusdeblock mode=vp9 filter-level=32 ! videoconvert ! autovideosink
  * ]| The VP9 loop filter, 8 samples wide, on heavily compressed MPEG-4.
+ * |[
+ * gst-launch-1.0 filesrc location=in.avi ! decodebin ! videoconvert ! daedalusdeblock mode=dct qp=34 shifts=8 ! videoconvert ! autovideosink
+ * ]| DCT-domain deblocking and de-ringing over 8 shifted grids.
  */
 
 #include "gstdaedalusdeblock.h"
@@ -83,6 +94,7 @@ enum
   PROP_MODE,
   PROP_FILTER_LEVEL,
   PROP_SHARPNESS,
+  PROP_SHIFTS,
 };
 
 typedef enum {
@@ -90,6 +102,16 @@ typedef enum {
   GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8 = 8,
   GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16 = 16,
 } GstDaedalusDeblockBlockSize;
+
+typedef enum {
+  GST_DAEDALUS_DEBLOCK_SHIFTS_1 = 1,
+  GST_DAEDALUS_DEBLOCK_SHIFTS_2 = 2,
+  GST_DAEDALUS_DEBLOCK_SHIFTS_4 = 4,
+  GST_DAEDALUS_DEBLOCK_SHIFTS_8 = 8,
+  GST_DAEDALUS_DEBLOCK_SHIFTS_16 = 16,
+  GST_DAEDALUS_DEBLOCK_SHIFTS_32 = 32,
+  GST_DAEDALUS_DEBLOCK_SHIFTS_64 = 64,
+} GstDaedalusDeblockShifts;
 
 /* The library's defaults, so that the element and docs/spec.md agree. */
 static constexpr daedalus::DeblockParams kDefaults {};
@@ -106,6 +128,8 @@ static_assert (DEFAULT_PROP_BLOCK_SIZE == kDefaults.block_size);
 static_assert (DEFAULT_PROP_MODE == kDefaults.mode);
 #define DEFAULT_PROP_FILTER_LEVEL kDefaults.filter_level
 #define DEFAULT_PROP_SHARPNESS kDefaults.sharpness
+#define DEFAULT_PROP_SHIFTS GST_DAEDALUS_DEBLOCK_SHIFTS_4
+static_assert (DEFAULT_PROP_SHIFTS == kDefaults.shifts);
 
 #define CONTROLLABLE_PARAM_FLAGS \
     ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
@@ -142,6 +166,30 @@ gst_daedalus_deblock_block_size_get_type (void)
   return type;
 }
 
+#define GST_TYPE_DAEDALUS_DEBLOCK_SHIFTS \
+    (gst_daedalus_deblock_shifts_get_type ())
+static GType
+gst_daedalus_deblock_shifts_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_1, "1 grid", "1"},
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_2, "2 grids", "2"},
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_4, "4 grids", "4"},
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_8, "8 grids", "8"},
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_16, "16 grids", "16"},
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_32, "32 grids", "32"},
+    {GST_DAEDALUS_DEBLOCK_SHIFTS_64, "64 grids (every offset)", "64"},
+    {0, nullptr, nullptr},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstDaedalusDeblockShifts", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 #define GST_TYPE_DAEDALUS_DEBLOCK_MODE (gst_daedalus_deblock_mode_get_type ())
 static GType
 gst_daedalus_deblock_mode_get_type (void)
@@ -150,6 +198,8 @@ gst_daedalus_deblock_mode_get_type (void)
   static const GEnumValue values[] = {
     {int (daedalus::DeblockMode::H264), "H.264 deblocking filter", "h264"},
     {int (daedalus::DeblockMode::Vp9), "VP9 loop filter", "vp9"},
+    {int (daedalus::DeblockMode::Dct),
+        "DCT-domain re-quantisation at shifts of the 8x8 grid", "dct"},
     {0, nullptr, nullptr},
   };
 
@@ -189,7 +239,7 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   GstDaedalusFilterClass *filter_class = GST_DAEDALUS_FILTER_CLASS (klass);
 
   GST_DEBUG_CATEGORY_INIT (gst_daedalus_deblock_debug, "daedalusdeblock", 0,
-      "H.264 and VP9 deblocking filters");
+      "H.264, VP9 and DCT-domain deblocking filters");
 
   gobject_class->set_property = gst_daedalus_deblock_set_property;
   gobject_class->get_property = gst_daedalus_deblock_get_property;
@@ -198,36 +248,37 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
       g_param_spec_int ("qp", "QP",
           "Quantiser the content was coded with (H.264 QP); higher filters "
           "harder, below 16 (with no offsets) nothing is filtered (mode=h264; "
-          "ignored in mode=vp9)",
+          "mode=dct: its quantiser step is the threshold; ignored in mode=vp9)",
           0, 51, DEFAULT_PROP_QP, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ALPHA_OFFSET,
       g_param_spec_int ("alpha-offset", "Alpha offset",
           "Added to qp to look up alpha and tc0 (H.264 FilterOffsetA); "
           "positive filters steeper edges and changes samples more (mode=h264; "
-          "ignored in mode=vp9)",
+          "ignored in mode=vp9 and dct)",
           -12, 12, DEFAULT_PROP_ALPHA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BETA_OFFSET,
       g_param_spec_int ("beta-offset", "Beta offset",
           "Added to qp to look up beta (H.264 FilterOffsetB); positive "
           "filters edges with more texture beside them (mode=h264; ignored "
-          "in mode=vp9)",
+          "in mode=vp9 and dct)",
           -12, 12, DEFAULT_PROP_BETA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_CHROMA_QP_OFFSET,
       g_param_spec_int ("chroma-qp-offset", "Chroma QP offset",
           "Added to qp for the chroma planes (H.264 chroma_qp_index_offset); "
-          "positive filters chroma harder (mode=h264; ignored in mode=vp9)",
+          "positive filters chroma harder (mode=h264 and dct; ignored in "
+          "mode=vp9)",
           -12, 12, DEFAULT_PROP_CHROMA_QP_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BS,
       g_param_spec_int ("bs", "Boundary strength",
           "Boundary strength of every edge: 1-3 the normal filter, clipped "
           "harder the lower it is; 4 the strong (intra) filter (mode=h264; "
-          "ignored in mode=vp9)",
+          "ignored in mode=vp9 and dct)",
           1, 4, DEFAULT_PROP_BS, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_enum ("block-size", "Block size",
           "Distance between filtered edges, in samples of each plane "
           "(the block size the content was coded with); in mode=vp9 also "
-          "the filter width",
+          "the filter width; mode=dct always uses 8",
           GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE, DEFAULT_PROP_BLOCK_SIZE,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
@@ -260,7 +311,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode",
           "The filter: h264 (qp, alpha-offset, beta-offset, "
-          "chroma-qp-offset, bs) or vp9 (filter-level, sharpness)",
+          "chroma-qp-offset, bs), vp9 (filter-level, sharpness) or dct "
+          "(qp, chroma-qp-offset, shifts)",
           GST_TYPE_DAEDALUS_DEBLOCK_MODE, int (DEFAULT_PROP_MODE),
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
@@ -274,11 +326,20 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
           "VP9 sharpness_level: higher leaves more texture beside edges "
           "unfiltered (mode=vp9; ignored in mode=h264)",
           0, 7, DEFAULT_PROP_SHARPNESS, CONTROLLABLE_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SHIFTS,
+      g_param_spec_enum ("shifts", "Shifts",
+          "How many shifted 8x8 grids are averaged: more removes more "
+          "blocking and ringing and costs proportionally more (mode=dct; "
+          "ignored in mode=h264 and vp9)",
+          GST_TYPE_DAEDALUS_DEBLOCK_SHIFTS, DEFAULT_PROP_SHIFTS,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
 
   gst_element_class_set_static_metadata (element_class,
       "Daedalus deblocking filter", "Filter/Effect/Video",
       "Smooths the edges of a regular block grid with the H.264 in-loop "
-      "deblocking filter or the VP9 loop filter, at a user-given strength",
+      "deblocking filter, the VP9 loop filter or re-quantisation in the DCT "
+      "domain, at a user-given strength",
       "The daedalus authors");
 
   vfilter_class->transform_frame_ip =
@@ -295,6 +356,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
       (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_MODE,
+      (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_SHIFTS,
       (GstPluginAPIFlags) 0);
 }
 
@@ -354,6 +417,9 @@ gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
     case PROP_SHARPNESS:
       p.sharpness = g_value_get_int (value);
       break;
+    case PROP_SHIFTS:
+      p.shifts = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -410,6 +476,9 @@ gst_daedalus_deblock_get_property (GObject * object, guint prop_id,
       break;
     case PROP_SHARPNESS:
       g_value_set_int (value, p.sharpness);
+      break;
+    case PROP_SHIFTS:
+      g_value_set_enum (value, p.shifts);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -101,8 +101,10 @@ class Hybrid final : public HybridBackend {
          {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges}) {
       const int* first =
           pass == DeblockPass::VerticalEdges ? rows : columns;
+      // Any plane's band, not luma's alone: a grid origin can empty luma's
+      // view and leave chroma's, whose rows are then all the GPU's.
       DAEDALUS_TRY(phase(
-          first[0] > 0,
+          first[0] > 0 || first[1] > 0 || first[2] > 0,
           [&] { return gpu_->start_deblock_band(frame, params, pass, first); },
           [&] { deblock_pass(deblock_, frame, params, pass, first, pool()); }));
     }

@@ -112,6 +112,27 @@ const NoopCase kNoopCases[] = {
      {.block_size = 4, .mode = DeblockMode::Vp9, .filter_level = 40},
      "Y42B",
      false},
+    // mode=dct is off where every plane's qp is at most 15, whatever the
+    // h264 offsets and filter-level...
+    {"mode=dct qp=15 alpha-offset=12 beta-offset=12 bs=4",
+     {.qp = 15, .alpha_offset = 12, .beta_offset = 12, .bs = 4,
+      .mode = DeblockMode::Dct},
+     "I420",
+     true},
+    // ...chroma at QPc(15 + 12) = 27 is filtered, luma at 15 is not...
+    {"mode=dct qp=15 chroma-qp-offset=12 shifts=2",
+     {.qp = 15, .chroma_qp_offset = 12, .mode = DeblockMode::Dct, .shifts = 2},
+     "NV21",
+     false},
+    // ...which a gray frame does not have.
+    {"mode=dct qp=15 chroma-qp-offset=12",
+     {.qp = 15, .chroma_qp_offset = 12, .mode = DeblockMode::Dct},
+     "GRAY8",
+     true},
+    {"mode=dct qp=16 shifts=1 filter-level=0",
+     {.qp = 16, .mode = DeblockMode::Dct, .shifts = 1},
+     "Y42B",
+     false},
     // ...and mode=h264 ignores filter-level.
     {"filter-level=0", {}, "GRAY8", false},
     {"mode=h264 qp=0 filter-level=63",

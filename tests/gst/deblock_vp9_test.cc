@@ -21,7 +21,7 @@ const ElementSpec kSpec = {
     .noop_params = "mode=vp9 filter-level=0",
     .numeric = {{"filter-level", 0, 63, 10, true},
                 {"sharpness", 0, 7, 0, true}},
-    .enums = {{"mode", {"h264", "vp9"}, "h264", {2, 7}}},
+    .enums = {{"mode", {"h264", "vp9", "dct"}, "h264", {3, 7}}},
     .controlled = {"filter-level",
                    "mode=vp9 sharpness=1 block-size=8",
                    {0, 20, 63},

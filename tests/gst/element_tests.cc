@@ -505,8 +505,10 @@ Suite* element_suite(const ElementSpec* element) {
   tcase_add_test(tc, test_property_rejection);
   tcase_add_test(tc, test_controlled_property);
   tcase_add_test(tc, test_launch_line);
-  suite_add_tcase(s, gpu_tcase(element));
-  suite_add_tcase(s, auto_tcase(element));
+  if (element->gpu_kernel) {
+    suite_add_tcase(s, gpu_tcase(element));
+    suite_add_tcase(s, auto_tcase(element));
+  }
   suite_add_tcase(s, short_buffer_tcase(element));
   suite_add_tcase(s, interlace_tcase(element));
   return s;

@@ -48,6 +48,10 @@ struct ElementSpec {
   ControlledProperty controlled;
   // Refuses interlaced caps (else filters each field on its own).
   bool progressive_only = false;
+  // Has a Vulkan kernel: false leaves out the checks of GPU behaviour
+  // (zero-copy frames, the buffer pool, the trial's GPU timing); the gpu and
+  // hybrid backends must still give the reference's output (common).
+  bool gpu_kernel = true;
 };
 
 // A suite with the common checks of `spec`, which must outlive it; each

@@ -3,6 +3,7 @@
 // same run.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -119,6 +120,26 @@ std::vector<Workload> workloads() {
         {"deblock-vp9-" + size, deblock_job(vp9), flat_blocks(block)});
     list.push_back(
         {"deblock-h264-" + size, deblock_job(deblock), flat_blocks(block)});
+  }
+  // mode=dct at qp 44 (AC threshold 104, its best on damaged video) and 1,
+  // 4 (the default) or 8 shifts: on the flat blocks above, whose AC all
+  // fall (the shortcut past the inverse), and on texture (waves of +-60
+  // with +-3 noise and 8x8 steps) where most blocks keep some AC.
+  const auto texture = [](std::mt19937& gen, Image& image) {
+    std::uniform_int_distribution<int> noise(-3, 3);
+    const Frame f = image.frame();
+    for (int p = 0; p < f.num_planes; p++)
+      for (int y = 0; y < f.planes[p].height; y++)
+        for (int x = 0; x < f.planes[p].width; x++)
+          f.planes[p].at(x, y) = uint8_t(
+              128 + 60 * std::sin(x / 7.0) * std::cos(y / 11.0) +
+              (x / 8 + y / 8) % 3 * 3 + noise(gen));
+  };
+  for (int shifts : {1, 4, 8}) {
+    const DeblockParams dct{.qp = 44, .mode = DeblockMode::Dct, .shifts = shifts};
+    const std::string n = std::to_string(shifts);
+    list.push_back({"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8)});
+    list.push_back({"deblock-dct" + n + "-texture", deblock_job(dct), texture});
   }
   return list;
 }
@@ -544,6 +565,8 @@ int main(int argc, char** argv) {
                  "deblock-vp9-8, -16: mode=vp9 filter-level=32 at block-size 8 and 16 on\n"
                  "flat blocks (every edge filtered by the wide filters); deblock-h264-8,\n"
                  "-16: deblock's settings at those block sizes on the same content.\n"
+                 "deblock-dctN-flat, -texture: mode=dct qp=44 shifts=N (1, 4, 8) on those\n"
+                 "flat blocks (every AC under the threshold) and on textured waves.\n"
                  "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
                  "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"
                  "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"

@@ -53,7 +53,7 @@ int h264_chroma_qp(int q) { return q < 30 ? q : kH264ChromaQp[q - 30]; }
 int dct_threshold(int plane_qp) {
   static constexpr int kStep16[6] = {10, 11, 13, 14, 16, 18};  // 16 x qstep
   if (plane_qp <= 15) return 0;
-  return (kStep16[plane_qp % 6] << (plane_qp / 6)) >> 1;
+  return (kStep16[plane_qp % 6] << (plane_qp / 6)) >> 4;
 }
 
 void dct_shift(int n, int k, int* sx, int* sy) {
@@ -72,8 +72,7 @@ void dct_shift(int n, int k, int* sx, int* sy) {
 bool deblock_params_valid(const DeblockParams& params) {
   auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
   const int n = params.shifts;
-  return (params.mode == DeblockMode::H264 ||
-          params.mode == DeblockMode::Vp9 ||
+  return (params.mode == DeblockMode::H264 || params.mode == DeblockMode::Vp9 ||
           params.mode == DeblockMode::Dct) &&
          n >= 1 && n <= 64 && (n & (n - 1)) == 0 &&
          in(params.filter_level, 0, 63) && in(params.sharpness, 0, 7) &&
@@ -192,27 +191,42 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
 
 namespace {
 
-// mode=dct: each active plane copied (step 1), then row bands of it filtered
-// back into the frame; one fork-join for each.
+// mode=dct. One thread: each plane filtered in place (dct_rows reads every
+// row before it writes it). Several: bands would read rows their
+// neighbours write, so the planes are copied (into memory kept per calling
+// thread: a frame's worth, not allocated again for every frame) and the
+// bands read the copy.
 void deblock_dct_frame(const DeblockDsp& dsp, const Frame& view,
                        const DeblockParams& params, ThreadPool* pool) {
   DeblockPlaneParams pp[3];
   int rows[3] = {0, 0, 0};
-  std::vector<uint8_t> copy[3];
-  ConstPlane src[3];
+  size_t bytes = 0;
   for (int p = 0; p < view.num_planes; p++) {
     pp[p] = deblock_plane_params(params, p > 0, false);
     const Plane& plane = view.planes[p];
     if (!deblock_plane_active(pp[p]) || plane.width == 0) continue;
     rows[p] = plane.height;
-    copy[p].resize(size_t(plane.width) * plane.height);
-    src[p] = {copy[p].data(), plane.width, plane.width, plane.height, 1};
+    bytes += size_t(plane.width) * plane.height;
+  }
+  if (!pool || pool->threads() == 1) {
+    for (int p = 0; p < view.num_planes; p++)
+      if (rows[p])
+        dsp.dct_rows(view.planes[p], view.planes[p], pp[p], 0, rows[p]);
+    return;
+  }
+  thread_local std::vector<uint8_t> copy;
+  if (copy.size() < bytes) copy.resize(bytes);
+  Plane src[3];
+  for (int p = 0, at = 0; p < view.num_planes; p++) {
+    const Plane& plane = view.planes[p];
+    src[p] = {copy.data() + at, plane.width, plane.width, rows[p], 1};
+    at += plane.width * rows[p];
   }
   run_bands(pool, std::span(rows, view.num_planes), 8,
             [&](int p, int begin, int end) {
               const Plane& plane = view.planes[p];
               for (int y = begin; y < end; y++) {
-                uint8_t* out = copy[p].data() + size_t(y) * plane.width;
+                uint8_t* out = src[p].row(y);
                 if (plane.step == 1)
                   std::copy_n(plane.row(y), plane.width, out);
                 else

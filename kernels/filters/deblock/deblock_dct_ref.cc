@@ -17,7 +17,8 @@ void reconstruct(const ConstPlane& src, int bx, int by, int threshold,
   uint8_t block[64];
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++)
-      block[8 * i + j] = src.at(dct_refl(bx + j, src.width), dct_refl(by + i, src.height));
+      block[8 * i + j] =
+          src.at(dct_refl(bx + j, src.width), dct_refl(by + i, src.height));
   int16_t c[64], y[64];
   dct8x8_forward(block, 8, c);
   dct8x8_threshold(c, threshold);

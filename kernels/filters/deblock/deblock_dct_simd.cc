@@ -28,8 +28,12 @@ namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_SCALAR
-// One lane cannot hold a block row: the reference is this rung.
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SVE || \
+    HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 ||  \
+    HWY_TARGET == HWY_SVE2_128
+// One lane cannot hold a block row; SVE's vectors are sizeless and cannot be
+// array elements, which the blocks below are: the reference is these
+// targets' rung (Arm cores without SVE, the Raspberry Pi 5's, run NEON).
 void DctRows(const ConstPlane& src, const Plane& dst,
              const DeblockPlaneParams& pp, int y_begin, int y_end) {
   dct_rows_ref(src, dst, pp, y_begin, y_end);
@@ -53,9 +57,11 @@ HWY_INLINE V16 mul15(D16 d, V16 v) {
 // is within 16 bits (docs/spec.md's ranges).
 template <int kPass>
 HWY_INLINE void forward(D16 d, V16 x[8]) {
-  constexpr int K1 = kPass == 1 ? 45451 : 22725, K2 = kPass == 1 ? 42813 : 21407,
-                K3 = kPass == 1 ? 38531 : 19266, K5 = kPass == 1 ? 25746 : 12873,
-                K6 = kPass == 1 ? 17734 : 8867, K7 = kPass == 1 ? 9041 : 4520;
+  constexpr int K1 = kPass == 1 ? 45451 : 22725,
+                K2 = kPass == 1 ? 42813 : 21407,
+                K3 = kPass == 1 ? 38531 : 19266,
+                K5 = kPass == 1 ? 25746 : 12873, K6 = kPass == 1 ? 17734 : 8867,
+                K7 = kPass == 1 ? 9041 : 4520;
   const V16 s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
             s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
   const V16 d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
@@ -97,16 +103,21 @@ HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
       d32, hn::InterleaveLower(d, a, b), k, round, unused);
   const auto hi = hn::ReorderWidenMulAccumulate(
       d32, hn::InterleaveUpper(d, a, b), k, round, unused);
-  return hn::ReorderDemote2To(d, hn::ShiftRight<14>(lo), hn::ShiftRight<14>(hi));
+  return hn::ReorderDemote2To(d, hn::ShiftRight<14>(lo),
+                              hn::ShiftRight<14>(hi));
 #else
   const hn::Half<D16> dh;
   const hn::Rebind<int32_t, decltype(dh)> dw;
   const auto c1 = hn::Set(dw, C1), c2 = hn::Set(dw, C2);
   const auto r = hn::Set(dw, 1 << 13);
-  const auto lo = hn::MulAdd(hn::PromoteTo(dw, hn::LowerHalf(dh, b)), c2,
-                             hn::MulAdd(hn::PromoteTo(dw, hn::LowerHalf(dh, a)), c1, r));
-  const auto hi = hn::MulAdd(hn::PromoteTo(dw, hn::UpperHalf(dh, b)), c2,
-                             hn::MulAdd(hn::PromoteTo(dw, hn::UpperHalf(dh, a)), c1, r));
+  // Exact 32-bit products (Highway 1.0 has no integer MulAdd).
+  const auto sum = [&](auto ha, auto hb) {
+    return hn::Add(hn::Add(hn::Mul(hn::PromoteTo(dw, ha), c1),
+                           hn::Mul(hn::PromoteTo(dw, hb), c2)),
+                   r);
+  };
+  const auto lo = sum(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b));
+  const auto hi = sum(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b));
   return hn::Combine(d, hn::DemoteTo(dh, hn::ShiftRight<14>(hi)),
                      hn::DemoteTo(dh, hn::ShiftRight<14>(lo)));
 #endif
@@ -117,23 +128,37 @@ constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
 
 // VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). The row
 // pass's inputs are coefficients (|c| <= 11432), so its (t0 +- t4) * cos16
-// fits 16 bits and takes one pmulhrsw; the column pass's may not.
-template <bool kRowPass>
+// fits 16 bits and takes one pmulhrsw; the column pass's may not. With
+// kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves them): then
+// every stage-1 and stage-2 butterfly has a single product, which pmulhrsw
+// by twice the constant rounds exactly as Round2(., 14), and no product
+// can leave 16 bits.
+template <bool kRowPass, bool kLowHalf>
 HWY_INLINE void inverse(D16 d, V16 t[8]) {
-  const V16 a4 = rotate<kCos28, -kCos4>(d, t[1], t[7]);
-  const V16 a7 = rotate<kCos4, kCos28>(d, t[1], t[7]);
-  const V16 a5 = rotate<kCos12, -kCos20>(d, t[5], t[3]);
-  const V16 a6 = rotate<kCos20, kCos12>(d, t[5], t[3]);
-  V16 b0, b1;
-  if constexpr (kRowPass) {
-    b0 = mul15<2 * kCos16>(d, hn::Add(t[0], t[4]));
-    b1 = mul15<2 * kCos16>(d, hn::Sub(t[0], t[4]));
+  V16 a4, a5, a6, a7, b0, b1, b2, b3;
+  if constexpr (kLowHalf) {
+    a4 = mul15<2 * kCos28>(d, t[1]);
+    a7 = mul15<2 * kCos4>(d, t[1]);
+    a5 = mul15<-2 * kCos20>(d, t[3]);
+    a6 = mul15<2 * kCos12>(d, t[3]);
+    b0 = b1 = mul15<2 * kCos16>(d, t[0]);
+    b2 = mul15<2 * kCos24>(d, t[2]);
+    b3 = mul15<2 * kCos8>(d, t[2]);
   } else {
-    b0 = rotate<kCos16, kCos16>(d, t[0], t[4]);
-    b1 = rotate<kCos16, -kCos16>(d, t[0], t[4]);
+    a4 = rotate<kCos28, -kCos4>(d, t[1], t[7]);
+    a7 = rotate<kCos4, kCos28>(d, t[1], t[7]);
+    a5 = rotate<kCos12, -kCos20>(d, t[5], t[3]);
+    a6 = rotate<kCos20, kCos12>(d, t[5], t[3]);
+    if constexpr (kRowPass) {
+      b0 = mul15<2 * kCos16>(d, hn::Add(t[0], t[4]));
+      b1 = mul15<2 * kCos16>(d, hn::Sub(t[0], t[4]));
+    } else {
+      b0 = rotate<kCos16, kCos16>(d, t[0], t[4]);
+      b1 = rotate<kCos16, -kCos16>(d, t[0], t[4]);
+    }
+    b2 = rotate<kCos24, -kCos8>(d, t[2], t[6]);
+    b3 = rotate<kCos8, kCos24>(d, t[2], t[6]);
   }
-  const V16 b2 = rotate<kCos24, -kCos8>(d, t[2], t[6]);
-  const V16 b3 = rotate<kCos8, kCos24>(d, t[2], t[6]);
   const V16 b4 = hn::SaturatedAdd(a4, a5), b5 = hn::SaturatedSub(a4, a5);
   const V16 b6 = hn::SaturatedSub(a7, a6), b7 = hn::SaturatedAdd(a7, a6);
   const V16 c0 = hn::SaturatedAdd(b0, b3), c1 = hn::SaturatedAdd(b1, b2);
@@ -174,21 +199,20 @@ HWY_INLINE void transpose(D16 d, V16 r[8]) {
   }
 }
 
-// Q of a block whose AC are all 0: VP9's inverse of the DC alone, flat.
-int flat_reconstruction(int dc) {
-  auto r14 = [](int v) { return (v + (1 << 13)) >> 14; };
-  const int y = (r14(r14(dc * kCos16) * kCos16) + 16) >> 5;
-  return std::clamp(128 + y, 0, 255);
-}
-
 // The rows of a plane mirrored about its edges (the spec's refl), each
 // padded to columns [-8, width + pad): a ring of 32 rows, each built once
-// when first asked for.
+// when first asked for. In place, every row is asked for (copied) before
+// its chunk is written, and the rows asked for again later (the bottom
+// mirror) are within 15 of the last: still in the ring.
 class MirroredRows {
  public:
   MirroredRows(const ConstPlane& src, int pad)
       : src_(src), pitch_(8 + src.width + pad), bytes_(32 * size_t(pitch_)) {
     std::fill(tag_, tag_ + 32, -1);
+    // The source column of each padding column, found once (not per row).
+    for (int x = -8; x < 0; x++) edge_.push_back(dct_refl(x, src.width));
+    for (int x = src.width; x < pitch_ - 8; x++)
+      edge_.push_back(dct_refl(x, src.width));
   }
   // Row y (any integer) at its column 0.
   const uint8_t* row(int y) {
@@ -197,10 +221,14 @@ class MirroredRows {
     if (tag_[slot] != r) {
       tag_[slot] = r;
       const uint8_t* in = src_.row(r);
-      std::memcpy(out + 8, in, size_t(src_.width));
-      for (int x = -8; x < 0; x++) out[8 + x] = in[dct_refl(x, src_.width)];
-      for (int x = src_.width; x < pitch_ - 8; x++)
-        out[8 + x] = in[dct_refl(x, src_.width)];
+      const int w = src_.width, step = src_.step;
+      if (step == 1)
+        std::memcpy(out + 8, in, size_t(w));
+      else
+        for (int x = 0; x < w; x++) out[8 + x] = in[x * step];
+      for (int x = 0; x < 8; x++) out[x] = in[edge_[x] * step];
+      for (int x = w; x < pitch_ - 8; x++)
+        out[8 + x] = in[edge_[8 + x - w] * step];
     }
     return out + 8;
   }
@@ -209,6 +237,7 @@ class MirroredRows {
   ConstPlane src_;
   int pitch_;
   std::vector<uint8_t> bytes_;
+  std::vector<int> edge_;  // columns -8..-1, then width.. of the padding
   int tag_[32];
 };
 
@@ -221,14 +250,18 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   const hn::Rebind<uint8_t, D16> d8;
   const hn::RebindToUnsigned<D16> du;
   const V16 bias = hn::Set(d, 256), t = hn::Set(d, int16_t(threshold));
+  const V16 k16 = hn::Set(d, 16), k128 = hn::Set(d, 128),
+            k255 = hn::Set(d, 255);
+  const V16 zero = hn::Zero(d);
   const auto dc_lane =
       hn::Eq(hn::And(hn::Iota(du, 0), hn::Set(du, 7)), hn::Zero(du));
   const auto is_dc = hn::RebindMask(d, dc_lane);
+  const auto high_v = hn::RebindMask(
+      d, hn::Gt(hn::And(hn::Iota(du, 0), hn::Set(du, 7)), hn::Set(du, 3)));
   const uint8_t* in[8];
   for (int i = 0; i < 8; i++) in[i] = rows.row(by + i);
   int16_t* out[8];
   for (int i = 0; i < 8; i++) out[i] = sum(by + i);
-  HWY_ALIGN int16_t lanes[HWY_MAX_BYTES / sizeof(int16_t)];
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
     V16 x[8];
     for (int i = 0; i < 8; i++)
@@ -238,29 +271,39 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
     forward<1>(d, x);
     transpose(d, x);
     forward<2>(d, x);  // x[u], lane v of each block
-    auto any = hn::AndNot(is_dc, hn::Gt(hn::Abs(x[0]), t));
-    x[0] = hn::IfThenElseZero(hn::Or(is_dc, hn::Gt(hn::Abs(x[0]), t)), x[0]);
+    // Which coefficients survive: any AC at all; any at u >= 4 (the row
+    // pass's high half); any at v >= 4 (lanes 4-7: the column pass's).
+    const auto keep0 = hn::Or(is_dc, hn::Gt(hn::Abs(x[0]), t));
+    x[0] = hn::IfThenElseZero(keep0, x[0]);
+    auto low_u = hn::AndNot(is_dc, keep0), high_u = hn::FirstN(d, 0);
+    auto all = keep0;
     for (int u = 1; u < 8; u++) {
       const auto keep = hn::Gt(hn::Abs(x[u]), t);
-      any = hn::Or(any, keep);
+      (u < 4 ? low_u : high_u) = hn::Or(u < 4 ? low_u : high_u, keep);
+      all = hn::Or(all, keep);
       x[u] = hn::IfThenElseZero(keep, x[u]);
     }
-    if (hn::AllFalse(d, any)) {
-      hn::Store(x[0], d, lanes);
-      for (size_t b = 0; b < n; b += 8) {
-        const int16_t q = int16_t(flat_reconstruction(lanes[b]));
-        for (size_t j = 0; j < 8; j++) lanes[b + j] = q;
-      }
-      const V16 q = hn::Load(d, lanes);
+    if (hn::AllFalse(d, hn::Or(low_u, high_u))) {
+      // VP9's inverse of a DC alone: Round2(., 14) by cos16 twice (exact
+      // as pmulhrsw by twice cos16), Round2(., 5); the DC is lane 0 of
+      // each block's part.
+      const V16 y = mul15<2 * kCos16>(d, mul15<2 * kCos16>(d, x[0]));
+      const V16 q = hn::Broadcast<0>(hn::Min(
+          hn::Max(hn::Add(hn::ShiftRight<5>(hn::Add(y, k16)), k128), zero),
+          k255));
       for (int i = 0; i < 8; i++)
         hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
       continue;
     }
-    inverse<true>(d, x);
+    if (hn::AllFalse(d, high_u))
+      inverse<true, true>(d, x);
+    else
+      inverse<true, false>(d, x);
     transpose(d, x);
-    inverse<false>(d, x);
-    const V16 k16 = hn::Set(d, 16), k128 = hn::Set(d, 128);
-    const V16 zero = hn::Zero(d), k255 = hn::Set(d, 255);
+    if (hn::AllFalse(d, hn::And(all, high_v)))
+      inverse<false, true>(d, x);
+    else
+      inverse<false, false>(d, x);
     for (int i = 0; i < 8; i++) {
       const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], k16));
       const V16 q = hn::Min(hn::Max(hn::Add(y, k128), zero), k255);
@@ -298,7 +341,8 @@ void DctRows(const ConstPlane& src, const Plane& dst,
       if (by + 8 <= y_begin || by >= y_end) continue;
       block_row(d, rows, w, sx, by, pp.dct_threshold, sum);
     }
-    for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end); y++) {
+    for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
+         y++) {
       int16_t* s = sum(y);
       for (int x = 0; x < w; x += n) {
         const auto v = hn::ShiftRightSame(
@@ -317,7 +361,7 @@ void DctRows(const ConstPlane& src, const Plane& dst,
   }
 }
 
-#endif  // HWY_TARGET == HWY_SCALAR
+#endif  // HWY_SCALAR or SVE
 
 }  // namespace
 

@@ -62,8 +62,9 @@ struct Vp9Thresholds {
 };
 Vp9Thresholds vp9_thresholds(int filter_level, int sharpness);
 
-// mode=dct's AC threshold for a plane's qp (docs/spec.md): 8 times the H.264
-// quantiser step, in coefficient units; 0 for qp <= 15 (plane unchanged).
+// mode=dct's AC threshold for a plane's qp (docs/spec.md): the H.264
+// quantiser step (rounded down), in coefficient units; 0 for qp <= 15 (the
+// plane is unchanged).
 int dct_threshold(int plane_qp);
 
 // mode=dct's grid offset (sx, sy), 0..7 each, of shift k (0 <= k < n) of n
@@ -125,11 +126,11 @@ using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
                                           int x_begin, int x_end);
 
 // mode=dct: rows [y_begin, y_end) of `dst` from `src`, a plane of the same
-// size with step 1 that never aliases `dst` (any of its rows may be read:
-// blocks reach 7 rows beyond the range, and mirror at the plane's edges).
-// Disjoint row ranges may run concurrently; `dst` is written a sample at a
-// time where its step is not 1, so both channels of interleaved chroma may
-// too.
+// size (any of its rows may be read: blocks reach 7 rows beyond the range,
+// and mirror at the plane's edges). `src` may be `dst` itself only when the
+// range is the whole plane; otherwise they never overlap. Disjoint row
+// ranges may run concurrently; `dst` is written a sample at a time where its
+// step is not 1, so both channels of interleaved chroma may too.
 using DeblockDctRowsFn = void (*)(const ConstPlane& src, const Plane& dst,
                                   const DeblockPlaneParams& params,
                                   int y_begin, int y_end);
@@ -159,9 +160,10 @@ Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
 
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
 // bands, then pass 2 into column bands, on `pool` (the calling thread when
-// null); a band of interleaved chroma holds both channels. mode=dct copies
-// each active plane, then filters row bands from the copy. The result does
-// not depend on the split.
+// null); a band of interleaved chroma holds both channels. mode=dct filters
+// each plane in place on one thread; on several, it copies the planes first
+// and filters row bands from the copy. The result does not depend on the
+// split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool = nullptr);
 

@@ -259,6 +259,31 @@ TEST_F(Hybrid, DeblockGridOffsets) {
   EXPECT_GE(changed, 20);
 }
 
+// A grid origin past luma's last column (or row) empties luma's view but not
+// chroma's: chroma is still filtered, at every share (the GPU's band was
+// once started only for luma's rows, and chroma's went unfiltered).
+TEST_F(Hybrid, DeblockGridOriginPastLuma) {
+  std::mt19937 gen = test::rng(19);
+  int changed = 0;
+  for (PixelFormat format :
+       {PixelFormat::I420, PixelFormat::NV12, PixelFormat::Y42B})
+    for (double share : kShares)
+      for (bool columns : {true, false})
+        for (DeblockParams p :
+             {DeblockParams{.qp = 51, .bs = 4, .block_size = 8},
+              test::vp9_params(40, 0, 8)}) {
+          // Luma 7 samples wide (or high) with the origin at 7: luma's view
+          // is empty; chroma's is 1 sample wide (4 - 3) and 20 or 40 long,
+          // with edges across it at 8, 16, ...
+          Image in(format, columns ? 7 : 40, columns ? 40 : 7, 2);
+          test::fill_near(in, gen, 128, 3);
+          (columns ? p.grid_x : p.grid_y) = 7;
+          changed += expect_deblock(in, p, share);
+          if (HasFailure()) return;
+        }
+  EXPECT_GE(changed, 1);
+}
+
 // Block size 4, where edges chain along a row (a column): bs 4, whose every
 // edge depends on the one before, and bs 2, which reads the previous edge's
 // q1'. Content every edge filters, so the chains run across the band edges.
@@ -286,6 +311,16 @@ TEST_F(Hybrid, DeblockVp9EveryFormatSizeAndShare) {
     return all;
   });
   EXPECT_GE(changed, 300);
+}
+
+// mode=dct, which the CPU side runs whole (no GPU kernel yet): every share
+// gives the reference's output.
+TEST_F(Hybrid, DeblockDctRunsOnTheCpu) {
+  const int changed = deblock_sweep(17, [](int n, int) {
+    return std::vector<DeblockParams>{
+        test::dct_params(n % 2 ? 36 : 51, 1 << (n % 7))};
+  });
+  EXPECT_GE(changed, 30);
 }
 
 // ------------------------------------------------------------------ 1080p

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "daedalus/deblock.h"
+#include "daedalus/thread_pool.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
@@ -46,10 +47,13 @@ void fill_kind(Image& image, std::mt19937& gen, int kind) {
       test::fill_near(image, gen, in(gen, 0, 255), in(gen, 0, 3));
       break;
     case 3:
-      test::fill(image, [&](int, int, int) { return uint8_t(in(gen, 0, 1) * 255); });
+      test::fill(image,
+                 [&](int, int, int) { return uint8_t(in(gen, 0, 1) * 255); });
       break;
     default:
-      test::fill(image, [](int p, int x, int y) { return uint8_t(3 * x + 5 * y + 40 * p); });
+      test::fill(image, [](int p, int x, int y) {
+        return uint8_t(3 * x + 5 * y + 40 * p);
+      });
   }
 }
 
@@ -103,9 +107,9 @@ TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount) {
       fill_kind(image, gen, qp % 2 ? 1 : 2);
       const DeblockPlaneParams pp =
           deblock_plane_params(test::dct_params(qp, shifts), false, false);
-      expect_plane_matches(t, image, pp, gen,
-                           "qp " + std::to_string(qp) + " shifts " +
-                               std::to_string(shifts));
+      expect_plane_matches(
+          t, image, pp, gen,
+          "qp " + std::to_string(qp) + " shifts " + std::to_string(shifts));
       if (HasFailure()) return;
     }
 }
@@ -126,23 +130,48 @@ TEST_P(DeblockDctSimd, ExtremeContent) {
     }
 }
 
+// A whole plane in place (src is dst), as deblock_frame runs it on one
+// thread: every row is read before it is written, the bottom mirror too.
+TEST_P(DeblockDctSimd, WholePlaneInPlace) {
+  const Tables t;
+  std::mt19937 gen = test::rng(5);
+  for (int n = 0; n < 120; n++) {
+    Image image(PixelFormat::GRAY8, in(gen, 1, 70),
+                n < 40 ? 1 + n : in(gen, 1, 90), in(gen, 0, 3));
+    fill_kind(image, gen, n % 5);
+    const DeblockPlaneParams pp = deblock_plane_params(
+        test::dct_params(in(gen, 16, 51), kShifts[n % 7]), false, false);
+    Image want = image;
+    t.ref.dct_rows(image.frame().planes[0], want.frame().planes[0], pp, 0,
+                   image.height());
+    const Plane plane = image.frame().planes[0];
+    t.simd.dct_rows(plane, plane, pp, 0, plane.height);
+    ASSERT_EQ(image.bytes(), want.bytes()) << n;
+  }
+}
+
 // Whole frames of every format (NV12/NV21 interleaved chroma written a
 // sample at a time), with grid origins and chroma offsets, through
-// deblock_frame, the SIMD table on a thread pool-free split.
+// deblock_frame: in place on the calling thread, and from a copy in bands
+// on a pool of 3.
 TEST_P(DeblockDctSimd, Frames) {
   const Tables t;
+  ThreadPool pool(3);
   std::mt19937 gen = test::rng(4);
   for (PixelFormat format : kAllPixelFormats)
     for (int n = 0; n < 12; n++) {
       Image image(format, in(gen, 1, 50), in(gen, 1, 40), in(gen, 0, 4));
       fill_kind(image, gen, n % 5);
-      DeblockParams p = test::dct_params(in(gen, 10, 51), kShifts[in(gen, 0, 6)]);
+      DeblockParams p =
+          test::dct_params(in(gen, 10, 51), kShifts[in(gen, 0, 6)]);
       p.chroma_qp_offset = in(gen, -12, 12);
       p.grid_x = in(gen, 0, 15);
       p.grid_y = in(gen, 0, 15);
-      Image want = image;
+      Image want = image, banded = image;
       deblock_frame(t.ref, want.frame(), p);
       deblock_frame(t.simd, image.frame(), p);
+      deblock_frame(t.simd, banded.frame(), p, &pool);
+      ASSERT_EQ(banded.bytes(), want.bytes()) << "banded";
       ASSERT_EQ(image.bytes(), want.bytes())
           << pixel_format_name(format) << " qp " << p.qp << " shifts "
           << p.shifts << " grid " << p.grid_x << "," << p.grid_y;

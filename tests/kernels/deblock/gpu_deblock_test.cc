@@ -588,6 +588,20 @@ TEST_F(GpuDeblock, Vp9RejectsBadParameters) {
   EXPECT_TRUE(gpu->deblock(image.frame(), vp9_params(10, 7, 16)));
 }
 
+// mode=dct has no shader yet: the gpu backend computes it on the CPU, with
+// the reference's output, in ordinary memory and in its own buffers.
+TEST_F(GpuDeblock, DctGivesTheReferenceOutput) {
+  std::mt19937 gen = test::rng(31);
+  for (PixelFormat format : kAllPixelFormats) {
+    Image image(format, 37, 21, 3);
+    test::fill_random(image, gen);
+    DeblockParams p = test::dct_params(40, 4);
+    p.grid_x = 9;
+    EXPECT_TRUE(expect_exact(image, p));
+    if (HasFailure()) return;
+  }
+}
+
 TEST_F(GpuDeblock, RejectsBadParameters) {
   Image image(PixelFormat::I420, 16, 8);
   EXPECT_FALSE(gpu->deblock(image.frame(), {52, 0, 0, 0, 2, 8}));
