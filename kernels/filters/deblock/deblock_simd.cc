@@ -482,7 +482,6 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
   const hn::ScalableTag<uint8_t> d;
   const int n = int(hn::Lanes(d)), w = plane.width;
   const Limits k(pp);
-  HWY_ALIGN uint8_t lines[kTile * hn::MaxLanes(d)];
   for (int y0 = y_begin; y0 < y_end; y0 += n) {
     const int count = std::min(n, y_end - y0);
     // Rows past the strip repeat its last one; their lanes go unused.
@@ -494,19 +493,25 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
       if (x0 % 64 < kTile)
         for (int r = 0; r < count; r++) hwy::Prefetch(in(r, x0) + 192);
       const auto row = [&](int r) { return in(r, x0); };
+      // The window's columns as vectors (not scalable: an array may hold
+      // them), which the filter reads and writes in registers.
+      hn::VFromD<decltype(d)> cols[kTile];
       transpose_tile(
           d, [&](int i) { return load_blocks(d, row, i); },
-          [&](int j, auto v) { hn::Store(v, d, lines + j * n); });
+          [&](int j, auto v) { cols[j] = v; });
       bool changed = false;
-      for (int e = 0; e < edges; e++)
-        changed |= vp9_filter_edge<K>(d, lines + (first_edge + 8 * e) * n, n, k,
-                                      StoreAll());
+      for (int e = 0; e < edges; e++) {
+        const int c = first_edge + 8 * e;
+        changed |= vp9_filter_lines<K>(
+            d, [&](int i) { return cols[c + i]; },
+            [&](int i, hn::VFromD<decltype(d)> v) { cols[c + i] = v; }, k);
+      }
       if (!changed) return;
       const auto put = [&](int r, auto v) {
         if (r < count) hn::StoreU(v, hn::DFromV<decltype(v)>(), row(r));
       };
       transpose_tile(
-          d, [&](int j) { return hn::Load(d, lines + j * n); },
+          d, [&](int j) { return cols[j]; },
           [&](int i, auto v) { store_blocks(d, v, put, i); });
     };
     if constexpr (K == Kind::kVp9W16) {

@@ -137,15 +137,14 @@ class Wide {
   const Lines& lines_;
 };
 
-// Filters the VP9 edge whose q0 line is at `q` (as filter_edge below);
-// returns whether any line may have changed. Every output comes from the
-// lines as loaded (named vectors), so stores cannot feed later outputs.
-template <Kind K, class D, class Store>
-HWY_INLINE bool vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
-                                const Limits& k, const Store& store) {
+// Filters the VP9 edge across the lines at(i), i = -reach .. reach - 1 (q0
+// at 0), writing changed lines with put(i, v); returns whether any line may
+// have changed. Every output comes from the lines as read before the first
+// put (named vectors), so puts cannot feed later outputs.
+template <Kind K, class D, class At, class Put>
+HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
+                                 const Limits& k) {
   using V = hn::VFromD<D>;
-  const auto at = [&](int i) { return hn::LoadU(d, q + i * pitch); };
-  const auto put = [&](int i, V v) { store(d, v, q + i * pitch); };
   const V p3 = at(-4), p2 = at(-3), p1 = at(-2), p0 = at(-1);
   const V q0 = at(0), q1 = at(1), q2 = at(2), q3 = at(3);
   const V d_p1 = abs_diff(p1, p0), d_q1 = abs_diff(q1, q0);
@@ -286,4 +285,14 @@ HWY_INLINE bool vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
       return true;
     }
   }
+}
+
+// Filters the VP9 edge whose q0 line is at `q` (as filter_edge in
+// deblock_simd.cc); returns whether any line may have changed.
+template <Kind K, class D, class Store>
+HWY_INLINE bool vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
+                                const Limits& k, const Store& store) {
+  return vp9_filter_lines<K>(
+      d, [&](int i) { return hn::LoadU(d, q + i * pitch); },
+      [&](int i, hn::VFromD<D> v) { store(d, v, q + i * pitch); }, k);
 }
