@@ -76,7 +76,9 @@ test -z "\$(ls build/artifacts)"
 step done
 INSIDE
 
-mmdebstrap --variant=apt --include="$packages" \
+# A download that fails is tried again.
+mmdebstrap --variant=apt --aptopt="Acquire::Retries \"5\"" \
+  --include="$packages" \
   --setup-hook="mkdir -p \"\$1/var/cache/apt/archives\"" \
   --setup-hook="sync-in $out/apt-cache /var/cache/apt/archives" \
   --customize-hook="sync-out /var/cache/apt/archives $out/apt-cache" \
