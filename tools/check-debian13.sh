@@ -2,15 +2,15 @@
 # Builds daedalus and runs the test suites that Debian 13 (trixie: GStreamer
 # 1.26, GLib 2.84, Highway 1.2, GCC 14, Mesa's lavapipe), today's Raspberry
 # Pi OS base, can change, in a fresh chroot that mmdebstrap makes from
-# Debian's own packages: the plugin, the element suites, the SIMD suites
-# (Highway 1.2 against the scalar reference) and the gpu suites (Mesa 25),
-# then the element fuzz target (clang 19) against that plugin for
-# FUZZ_SECONDS (20). The scalar reference, thread, quality and layout suites
-# depend on none of these versions: CI runs them on Debian 12 only, to keep
-# this check short. The downloaded packages are kept in
-# build-debian13/apt-cache, so a re-run downloads nothing; the chroot itself
-# is thrown away. What the build and tests print comes back as
-# build-debian13/check.log.
+# Debian's own packages: the plugin, the gst suite (the elements), the SIMD
+# tests (Highway 1.2 against the scalar reference) and the gpu suite (Mesa
+# 25), then the element fuzz target (clang 19) against that plugin for
+# FUZZ_SECONDS (20). The scalar reference, threading, backend choice,
+# quality and layout tests depend on none of these versions: CI runs them
+# on Debian 12 only, to keep this check short. The downloaded packages are
+# kept in build-debian13/apt-cache, so a re-run downloads nothing; the
+# chroot itself is thrown away. What the build and tests print comes back
+# as build-debian13/check.log.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -38,7 +38,7 @@ packages=$packages,clang-19,libclang-rt-19-dev
 tests="gst-plugin gst-deblock gst-deblock_vp9 gst-cdef gst-mc
   gst-auto_strength decision-cache
   deblock-simd cdef-simd mc-simd damage-simd
-  gpu-deblock gpu-cdef gpu-mc gpu-runner"
+  gpu-deblock gpu-cdef gpu-mc gpu-runner shared-gpu hybrid"
 tests=$(echo $tests)
 
 # Inside: the build of what those suites need and their run as README
