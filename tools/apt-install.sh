@@ -18,6 +18,10 @@ case "$missing" in
     dpkg --print-foreign-architectures | grep -qx arm64 ||
       as_root dpkg --add-architecture arm64 ;;
 esac
-as_root apt-get update -q
+# Another apt or dpkg on the machine may hold the lock for a while: wait
+# for it (up to 20 minutes) rather than fail; a failed download is tried
+# again.
+opts="-o DPkg::Lock::Timeout=1200 -o Acquire::Retries=5"
+as_root apt-get $opts update -q
 as_root env DEBIAN_FRONTEND=noninteractive \
-  apt-get install -y -q --no-install-recommends $missing
+  apt-get $opts install -y -q --no-install-recommends $missing

@@ -1,10 +1,16 @@
 #!/bin/sh
-# Builds daedalus and runs its test suites on Debian 13 (trixie: GStreamer
-# 1.26, Highway 1.2, Mesa's lavapipe), today's Raspberry Pi OS base, in a
-# fresh chroot that mmdebstrap makes from Debian's own packages. The
-# downloaded packages are kept in build-debian13/apt-cache, so a re-run
-# downloads nothing; the chroot itself is thrown away. What the build and
-# tests print comes back as build-debian13/check.log.
+# Builds daedalus and runs the test suites that Debian 13 (trixie: GStreamer
+# 1.26, GLib 2.84, Highway 1.2, GCC 14, Mesa's lavapipe), today's Raspberry
+# Pi OS base, can change, in a fresh chroot that mmdebstrap makes from
+# Debian's own packages: the plugin, the gst suite (the elements), the SIMD
+# tests (Highway 1.2 against the scalar reference) and the gpu suite (Mesa
+# 25), then the element fuzz target (clang 19) against that plugin for
+# FUZZ_SECONDS (20). The scalar reference, threading, backend choice,
+# quality and layout tests depend on none of these versions: CI runs them
+# on Debian 12 only, to keep this check short. The downloaded packages are
+# kept in build-debian13/apt-cache, so a re-run downloads nothing; the
+# chroot itself is thrown away. What the build and tests print comes back
+# as build-debian13/check.log.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -21,28 +27,58 @@ git ls-files -z --cached --others --exclude-standard |
   xargs -0 cp --parents -t "$src"
 
 # What tools/setup-debian.sh installs for the build and the tests (no
-# decoders: nothing here plays a file).
+# decoders: nothing here plays a file), and clang for the fuzz target.
 packages=meson,ninja-build,pkg-config,g++,python3
 packages=$packages,libgstreamer1.0-dev,libgstreamer-plugins-base1.0-dev
 packages=$packages,gstreamer1.0-tools,gstreamer1.0-plugins-base
 packages=$packages,libgtest-dev,libhwy-dev,libvulkan-dev,glslang-tools
 packages=$packages,mesa-vulkan-drivers,vulkan-validationlayers
+packages=$packages,clang-19,libclang-rt-19-dev
 
-# Inside: the build and the tests as README command 2 runs them, niced
-# (the CI machine is shared); everything they print goes to check.log.
-cat > "$src/check-debian13-inside.sh" <<'INSIDE'
+tests="gst-plugin gst-deblock gst-deblock_vp9 gst-cdef gst-mc
+  gst-auto_strength decision-cache
+  deblock-simd cdef-simd mc-simd damage-simd
+  gpu-deblock gpu-cdef gpu-mc gpu-runner shared-gpu hybrid"
+tests=$(echo $tests)
+
+# Inside: the build of what those suites need and their run as README
+# command 2 runs them, then the fuzz target built against the plugin just
+# built (no sanitizer: what it looks for here is what GLib and GStreamer
+# of Debian 13 make of the elements, a critical or warning aborting it);
+# everything niced (the CI machine is shared), its output in check.log.
+cat > "$src/check-debian13-inside.sh" <<INSIDE
+set -e
 cd /src
-{
-  dpkg-query -W libgstreamer1.0-dev libglib2.0-dev libhwy-dev \
-    mesa-vulkan-drivers &&
-    nice -n 10 meson setup build -Dbench=false &&
-    nice -n 10 meson compile -C build &&
-    nice -n 10 meson test -C build --print-errorlogs
-} > check.log 2>&1
-echo $? > status
+exec > check.log 2>&1
+trap 'echo \$? > status' EXIT
+# Each step's start time, to see where the check spends it.
+step() { echo "check-debian13: \$(date +%T) \$*"; }
+step versions
+dpkg-query -W libgstreamer1.0-dev libglib2.0-dev libhwy-dev \
+  mesa-vulkan-drivers clang-19 g++
+step build
+nice -n 10 meson setup build -Dbench=false
+nice -n 10 ninja -C build \$(tools/suite-targets.py build $tests)
+step tests
+nice -n 10 meson test -C build --no-rebuild --print-errorlogs $tests
+step fuzz target
+nice -n 10 clang++-19 -std=c++20 -O1 -fsanitize=fuzzer \
+  -DDAEDALUS_PLUGIN_DIR='"/src/build/gst"' tests/fuzz/element_fuzz.cc \
+  \$(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) \
+  -o build/element-fuzz
+mkdir -p build/corpus build/artifacts
+nice -n 10 build/element-fuzz -max_total_time=${FUZZ_SECONDS:-20} \
+  -print_final_stats=1 -artifact_prefix=build/artifacts/element- \
+  build/corpus tests/fuzz/corpus/element 2>&1 |
+  grep -v "^#[0-9]*.*\\(NEW\\|REDUCE\\|pulse\\)" || true
+# The pipe hides the target's status: an artifact is the failure.
+test -z "\$(ls build/artifacts)"
+step done
 INSIDE
 
-mmdebstrap --variant=apt --include="$packages" \
+# A download that fails is tried again.
+mmdebstrap --variant=apt --aptopt="Acquire::Retries \"5\"" \
+  --include="$packages" \
   --setup-hook="mkdir -p \"\$1/var/cache/apt/archives\"" \
   --setup-hook="sync-in $out/apt-cache /var/cache/apt/archives" \
   --customize-hook="sync-out /var/cache/apt/archives $out/apt-cache" \

@@ -23,6 +23,9 @@ rm -rf "$out/src-$arch"
 mkdir -p "$src"
 git ls-files -z --cached --others --exclude-standard |
   xargs -0 cp --parents -t "$src"
+# The plugin as the package builds it, on every core (debian/rules builds
+# no tests: CI runs them from the tree).
+export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-nocheck parallel=$(nproc)}"
 if [ "$arch" = "$native" ]; then
   tools/apt-install.sh g++ libgstreamer1.0-dev \
     libgstreamer-plugins-base1.0-dev libhwy-dev libvulkan-dev
@@ -31,7 +34,8 @@ else
   # Cross-built in a fresh Debian 12 chroot holding the other
   # architecture's libraries: on this machine their -dev packages would
   # replace the native ones.
-  mmdebstrap --variant=apt --architectures="$native,$arch" \
+  mmdebstrap --variant=apt --aptopt="Acquire::Retries \"5\"" \
+    --architectures="$native,$arch" \
     --include="build-essential,crossbuild-essential-$arch,debhelper" \
     --include="meson,ninja-build,pkg-config,glslang-tools" \
     --include="libgstreamer1.0-dev:$arch,libhwy-dev:$arch,libvulkan-dev:$arch" \
@@ -63,7 +67,8 @@ echo "lintian: $(wc -l < "$report") lines for $arch (build-package/lintian-$arch
 # the package and what it depends on come in through apt, as on a user's
 # machine. mmdebstrap throws the chroot away after the hooks.
 inspect=$out/gst-inspect-$arch.txt
-mmdebstrap --variant=apt --include=gstreamer1.0-tools \
+mmdebstrap --variant=apt --aptopt="Acquire::Retries \"5\"" \
+  --include=gstreamer1.0-tools \
   --customize-hook="copy-in $deb /tmp" \
   --customize-hook="chroot \"\$1\" sh -c 'DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -q --no-install-recommends /tmp/$(basename "$deb")'" \
