@@ -101,13 +101,33 @@ GST_START_TEST(test_interleaved) {
 }
 GST_END_TEST
 
+// Two fields 60 apart, each smooth with a step of 4 on its 8x8 block
+// edges: the frame's rows alternate by 60, which no filter smooths across,
+// while each field alone has block edges to filter. (Random content left
+// this to luck: at mode=vp9's default level noise often filters nowhere.)
+GstBuffer* two_fields_buffer(const GstVideoInfo& info) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
+  const Frame f = frame_view(frame);
+  for (int c = 0; c < f.num_planes; c++)
+    for (int y = 0; y < f.planes[c].height; y++)
+      for (int x = 0; x < f.planes[c].width; x++) {
+        const int field_y = y / 2;
+        f.planes[c].at(x, y) =
+            uint8_t(90 + (y % 2) * 60 + ((x / 8 + field_y / 8) % 2) * 4 +
+                    (x + field_y) % 3);
+      }
+  gst_video_frame_unmap(&frame);
+  return buffer;
+}
+
 // Filtering by fields is not filtering the frame: else the tests above
 // would prove nothing.
 GST_START_TEST(test_fields_differ_from_frame) {
   const GstVideoInfo info =
-      interlaced_info("I420", 33, 17, GST_VIDEO_INTERLACE_MODE_INTERLEAVED);
-  std::mt19937 gen = rng(0);
-  GstBuffer* in = random_buffer(info, gen);
+      interlaced_info("I420", 33, 35, GST_VIDEO_INTERLACE_MODE_INTERLEAVED);
+  GstBuffer* in = two_fields_buffer(info);
   GstBuffer* by_fields =
       expected_output(in, info, Reference(each_field), spec->in_place);
   GstBuffer* whole = expected_output(in, info, spec->reference, spec->in_place);
