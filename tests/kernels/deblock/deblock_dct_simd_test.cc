@@ -10,7 +10,6 @@
 #include <string>
 
 #include "daedalus/deblock.h"
-#include "daedalus/thread_pool.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
@@ -152,11 +151,13 @@ TEST_P(DeblockDctSimd, WholePlaneInPlace) {
 
 // Whole frames of every format (NV12/NV21 interleaved chroma written a
 // sample at a time), with grid origins and chroma offsets, through
-// deblock_frame: in place on the calling thread, and from a copy in bands
-// on a pool of 3.
+// deblock_frame in place on the calling thread. No thread pool here: this
+// suite also runs under qemu-user, whose futex emulation made a pool of 3
+// crawl past 25 minutes; frames split in bands across threads are checked
+// natively by gst-deblock_dct (the element's output against the scalar
+// library's).
 TEST_P(DeblockDctSimd, Frames) {
   const Tables t;
-  ThreadPool pool(3);
   std::mt19937 gen = test::rng(4);
   for (PixelFormat format : kAllPixelFormats)
     for (int n = 0; n < 12; n++) {
@@ -167,11 +168,9 @@ TEST_P(DeblockDctSimd, Frames) {
       p.chroma_qp_offset = in(gen, -12, 12);
       p.grid_x = in(gen, 0, 15);
       p.grid_y = in(gen, 0, 15);
-      Image want = image, banded = image;
+      Image want = image;
       deblock_frame(t.ref, want.frame(), p);
       deblock_frame(t.simd, image.frame(), p);
-      deblock_frame(t.simd, banded.frame(), p, &pool);
-      ASSERT_EQ(banded.bytes(), want.bytes()) << "banded";
       ASSERT_EQ(image.bytes(), want.bytes())
           << pixel_format_name(format) << " qp " << p.qp << " shifts "
           << p.shifts << " grid " << p.grid_x << "," << p.grid_y;
