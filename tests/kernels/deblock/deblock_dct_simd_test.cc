@@ -10,6 +10,7 @@
 #include <string>
 
 #include "daedalus/deblock.h"
+#include "deblock_simd_test_helpers.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
@@ -20,17 +21,8 @@ DAEDALUS_SIMD_TEST_SUITE(DeblockDctSimd);
 
 constexpr int kShifts[] = {1, 2, 4, 8, 16, 32, 64};
 
-struct Tables {
-  DeblockDsp ref, simd;
-  Tables() {
-    deblock_dsp_init_ref(&ref);
-    deblock_dsp_init(&simd);
-  }
-};
-
-int in(std::mt19937& gen, int lo, int hi) {
-  return std::uniform_int_distribution<int>(lo, hi)(gen);
-}
+using deblock_simd_test::in;
+using deblock_simd_test::Tables;
 
 // Content of kind 0..4: noise, blocky (8x8 levels with noise), near-flat,
 // 0/255 extremes, a smooth ramp.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "daedalus/deblock.h"
+#include "deblock_simd_test_helpers.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
@@ -24,17 +25,8 @@ DAEDALUS_SIMD_TEST_SUITE(DeblockSimd);
 
 constexpr int kBlockSizes[] = {4, 8, 16};
 
-struct Tables {
-  DeblockDsp ref, simd;
-  Tables() {
-    deblock_dsp_init_ref(&ref);
-    deblock_dsp_init(&simd);
-  }
-};
-
-int in(std::mt19937& gen, int lo, int hi) {
-  return std::uniform_int_distribution<int>(lo, hi)(gen);
-}
+using deblock_simd_test::in;
+using deblock_simd_test::Tables;
 
 // Any plane parameters deblock_plane_params can produce, inactive ones too.
 DeblockPlaneParams random_plane_params(std::mt19937& gen) {
