@@ -24,23 +24,14 @@ namespace {
 // video at a strength of `step`.
 GstBuffer* blocky_buffer(const GstVideoInfo& info, int step, int ox = 0,
                          int oy = 0, int texture = 0) {
-  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
-  GstVideoFrame frame;
-  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
-  const Frame f = frame_view(frame);
-  for (int p = 0; p < f.num_planes; p++)
-    for (int y = 0; y < f.planes[p].height; y++)
-      for (int x = 0; x < f.planes[p].width; x++) {
-        const int cx = p ? ox >> 1 : ox, cy = p ? oy >> 1 : oy;
-        const int bx = (x - cx + 64) / 8, by = (y - cy + 64) / 8;
-        f.planes[p].at(x, y) = uint8_t(
-            110 +
-            int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0) +
-                texture * std::sin(x * 1.3 + y * 0.7)) +
-            ((bx + by) % 2 ? step : 0));
-      }
-  gst_video_frame_unmap(&frame);
-  return buffer;
+  return formula_buffer(info, [=](int p, int x, int y) {
+    const int cx = p ? ox >> 1 : ox, cy = p ? oy >> 1 : oy;
+    const int bx = (x - cx + 64) / 8, by = (y - cy + 64) / 8;
+    return uint8_t(110 +
+                   int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0) +
+                       texture * std::sin(x * 1.3 + y * 0.7)) +
+                   ((bx + by) % 2 ? step : 0));
+  });
 }
 
 // What the kernel library estimates for the frames it is shown.

@@ -106,20 +106,11 @@ GST_END_TEST
 // while each field alone has block edges to filter. (Random content left
 // this to luck: at mode=vp9's default level noise often filters nowhere.)
 GstBuffer* two_fields_buffer(const GstVideoInfo& info) {
-  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
-  GstVideoFrame frame;
-  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
-  const Frame f = frame_view(frame);
-  for (int c = 0; c < f.num_planes; c++)
-    for (int y = 0; y < f.planes[c].height; y++)
-      for (int x = 0; x < f.planes[c].width; x++) {
-        const int field_y = y / 2;
-        f.planes[c].at(x, y) =
-            uint8_t(90 + (y % 2) * 60 + ((x / 8 + field_y / 8) % 2) * 4 +
-                    (x + field_y) % 3);
-      }
-  gst_video_frame_unmap(&frame);
-  return buffer;
+  return formula_buffer(info, [](int, int x, int y) {
+    const int field_y = y / 2;
+    return uint8_t(90 + (y % 2) * 60 + ((x / 8 + field_y / 8) % 2) * 4 +
+                   (x + field_y) % 3);
+  });
 }
 
 // Filtering by fields is not filtering the frame: else the tests above

@@ -109,6 +109,20 @@ void fill_frame(GstBuffer* buffer, const GstVideoInfo& info,
   fill_samples(buffer, info, gen);
 }
 
+GstBuffer* formula_buffer(const GstVideoInfo& info,
+                          const std::function<uint8_t(int, int, int)>& sample) {
+  GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
+  const Frame f = frame_view(frame);
+  for (int c = 0; c < f.num_planes; c++)
+    for (int y = 0; y < f.planes[c].height; y++)
+      for (int x = 0; x < f.planes[c].width; x++)
+        f.planes[c].at(x, y) = sample(c, x, y);
+  gst_video_frame_unmap(&frame);
+  return buffer;
+}
+
 GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen) {
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, info.size, nullptr);
   fill_frame(buffer, info, gen);

@@ -71,6 +71,10 @@ Frame frame_view(const GstVideoFrame& frame);
 // edges and flat areas, random bytes between them.
 void fill_frame(GstBuffer* buffer, const GstVideoInfo& info,
                 std::mt19937& gen);
+// A buffer in the default layout of `info` whose sample (x, y) of
+// component c (0 luma, 1 U, 2 V) is sample(c, x, y).
+GstBuffer* formula_buffer(const GstVideoInfo& info,
+                          const std::function<uint8_t(int, int, int)>& sample);
 // A buffer in the default layout of `info`, filled by fill_frame().
 GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen);
 // The same kind of frame in a layout of its own, described by a GstVideoMeta:
