@@ -16,6 +16,9 @@ docs/estimator.md):
   vp9      daedalusdeblock mode=vp9 against mode=h264 on the corpus's 720p
            clips of four contents (docs/quality.md, "mode=vp9"; makes
            those clips of the corpus when the corpus stage has not run)
+  dct      mode=dct (alone and before CDEF) on every corpus clip, each
+           family's best per clip, and the grid's quantisation probe
+           (docs/estimator.md; needs the levels stage)
 """
 
 import argparse
@@ -41,9 +44,10 @@ import estimate  # noqa: E402
 import auto  # noqa: E402
 import levels  # noqa: E402
 import vp9  # noqa: E402
+import dct_levels  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
-EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto", "vp9")
+EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto", "vp9", "dct")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -257,6 +261,10 @@ def stage_levels(work, force):
 
 def stage_auto(work, force):
     auto.run_stage(work, work.tmp, log, force)
+
+
+def stage_dct(work, force):
+    dct_levels.run_stage(corpus.Corpus(work.root), work.tmp, log)
 
 
 def stage_vp9(work, force):
