@@ -36,7 +36,6 @@ import statistics
 
 import numpy as np
 
-import baselines
 import content
 import damage
 import estimate
@@ -79,16 +78,8 @@ def run_settings(cp, workdir, log):
         todo = [s for s in SETTINGS if s not in table]
         if not todo:
             continue
-        w, h = content.SIZES[size]
-        ref = yuv.read_i420(cp.src(c, size), w, h)
-        src = cp.dmg(c, size, codec, q)
-        base = yuv.compare(ref, yuv.read_i420(src, w, h), ssim=False)["psnr_yuv"]
-        for s, o in filters.run_many("gst", todo, src, w, h, workdir, batch=8):
-            table[s] = yuv.compare(ref, yuv.read_i420(o, w, h), ssim=False)["psnr_yuv"] - base
-            os.remove(o)
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        with open(out, "w") as f:
-            json.dump(table, f)
+        levels.save_gains(out, levels.measure_gains(cp, (c, size, codec, q), todo, workdir,
+                                                    table, 8))
         log("dct %s" % key)
 
 

@@ -38,20 +38,30 @@ def run_levels(cp, workdir, log):
         out = cp.path("lev", key + ".json")
         if os.path.exists(out):
             continue
-        w, h = content.SIZES[size]
         settings = sorted({estimate.setting(db, b, cd) for db, cd in LEVELS[1:]
                            for b in sorted({baselines.grid_of(codec), 8})})
-        ref = yuv.read_i420(cp.src(c, size), w, h)
-        src = cp.dmg(c, size, codec, q)
-        base = yuv.compare(ref, yuv.read_i420(src, w, h), ssim=False)["psnr_yuv"]
-        table = {}
-        for s, o in filters.run_many("gst", settings, src, w, h, workdir, batch=12):
-            table[s] = yuv.compare(ref, yuv.read_i420(o, w, h), ssim=False)["psnr_yuv"] - base
-            os.remove(o)
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        with open(out, "w") as f:
-            json.dump(table, f)
+        save_gains(out, measure_gains(cp, (c, size, codec, q), settings, workdir, {}, 12))
         log("levels %s" % key)
+
+
+def measure_gains(cp, clip, settings, workdir, table, batch):
+    """Adds to `table` the PSNR-YUV gain of each gst setting on the damaged
+    clip (content, size, codec, q); returns it."""
+    c, size, codec, q = clip
+    w, h = content.SIZES[size]
+    ref = yuv.read_i420(cp.src(c, size), w, h)
+    src = cp.dmg(c, size, codec, q)
+    base = yuv.compare(ref, yuv.read_i420(src, w, h), ssim=False)["psnr_yuv"]
+    for s, o in filters.run_many("gst", settings, src, w, h, workdir, batch=batch):
+        table[s] = yuv.compare(ref, yuv.read_i420(o, w, h), ssim=False)["psnr_yuv"] - base
+        os.remove(o)
+    return table
+
+
+def save_gains(path, table):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(table, f)
 
 
 def level_gains(cp, c):
