@@ -37,7 +37,6 @@ import statistics
 import numpy as np
 
 import content
-import damage
 import estimate
 import filters
 import levels
@@ -69,18 +68,12 @@ SETTINGS = [dct_props(q, s) for s in SHIFTS for q in QPS] + [
 
 
 def run_settings(cp, workdir, log):
-    for c, size, codec, q, kind in sorted(cp.clips(), key=lambda k: k[1] != "720p"):
-        if codec == "clean":
-            continue
-        key = "%s-%s-%s" % (c, size, damage.label(codec, q))
-        out = cp.path("dctlev", key + ".json")
+    for clip, key, out in levels.damaged_clips(cp, "dctlev"):
         table = json.load(open(out)) if os.path.exists(out) else {}
         todo = [s for s in SETTINGS if s not in table]
-        if not todo:
-            continue
-        levels.save_gains(out, levels.measure_gains(cp, (c, size, codec, q), todo, workdir,
-                                                    table, 8))
-        log("dct %s" % key)
+        if todo:
+            levels.save_gains(out, levels.measure_gains(cp, clip, todo, workdir, table, 8))
+            log("dct %s" % key)
 
 
 def _dct_matrix():

@@ -30,17 +30,22 @@ def measure(blk, act):
     return 16 * blk * blk / act if blk >= MIN_BLK and act > 0 else 0.0
 
 
-def run_levels(cp, workdir, log):
+def damaged_clips(cp, folder):
+    """(content, size, codec, q), name and result file in `folder` of each
+    damaged and light corpus clip, the 720p ones first."""
     for c, size, codec, q, kind in sorted(cp.clips(), key=lambda k: k[1] != "720p"):
-        if codec == "clean":
-            continue
-        key = "%s-%s-%s" % (c, size, damage.label(codec, q))
-        out = cp.path("lev", key + ".json")
+        if codec != "clean":
+            key = "%s-%s-%s" % (c, size, damage.label(codec, q))
+            yield (c, size, codec, q), key, cp.path(folder, key + ".json")
+
+
+def run_levels(cp, workdir, log):
+    for clip, key, out in damaged_clips(cp, "lev"):
         if os.path.exists(out):
             continue
         settings = sorted({estimate.setting(db, b, cd) for db, cd in LEVELS[1:]
-                           for b in sorted({baselines.grid_of(codec), 8})})
-        save_gains(out, measure_gains(cp, (c, size, codec, q), settings, workdir, {}, 12))
+                           for b in sorted({baselines.grid_of(clip[2]), 8})})
+        save_gains(out, measure_gains(cp, clip, settings, workdir, {}, 12))
         log("levels %s" % key)
 
 
