@@ -167,10 +167,24 @@ def _fit_lines(clips):
     return md
 
 
+def _family_table(title, groups):
+    """Per group: the mean of each family's best per clip."""
+    names = list(next(iter(groups.values()))[0])
+    md = ["| %s, best per clip | n | %s |" % (title, " | ".join(names)),
+          "|---|---|" + "---|" * len(names)]
+    for g, fs in sorted(groups.items()):
+        cells = []
+        for n in names:
+            vals = [f[n] for f in fs if f[n] is not None]
+            cells.append("%+.3f" % statistics.mean(vals) if len(vals) == len(fs) else "-")
+        md.append("| %s | %d | %s |" % (g, len(fs), " | ".join(cells)))
+    return md
+
+
 def run_stage(cp, workdir, log):
     run_settings(cp, workdir, log)
     clips = estimate._load_clips(cp, log)
-    groups = {}
+    groups, by_damage = {}, {}
     probes = []
     for c in clips:
         w, h = content.SIZES[c["size"]]
@@ -191,15 +205,9 @@ def run_stage(cp, workdir, log):
             f = families(c, table)
             f["FFmpeg best"] = _ffmpeg_best(cp, c["key"])
             groups.setdefault("%s %s" % (c["content"], c["size"]), []).append(f)
-    names = list(next(iter(groups.values()))[0])
-    md = ["| damaged clips, best per clip | n | " + " | ".join(names) + " |",
-          "|---|---|" + "---|" * len(names)]
-    for g, fs in sorted(groups.items()):
-        cells = []
-        for n in names:
-            vals = [f[n] for f in fs if f[n] is not None]
-            cells.append("%+.3f" % statistics.mean(vals) if len(vals) == len(fs) else "-")
-        md.append("| %s | %d | %s |" % (g, len(fs), " | ".join(cells)))
+            by_damage.setdefault(c["codec"], []).append(f)
+    md = _family_table("damaged clips by content", groups) + [""] + _family_table(
+        "damaged clips by damage", by_damage)
     md += ["", "| clip | kind | max D | dead zone (T at max D / 4) | best dct 16 qp |",
            "|---|---|---|---|---|"] + probes
     md += _fit_lines(clips)
