@@ -196,7 +196,9 @@ namespace
     key.threads = request.threads > 0 ? request.threads :
         daedalus::ThreadPool::hardware_threads ();
     key.gpu = gpu_identity;
-    key.library = VERSION;
+    /* The version alone would keep a rebuilt plugin's stale figures. */
+    key.library = std::string (VERSION) + " build " +
+        daedalus::library_build_id ();
 
     GstDaedalusDecision decision;
     std::vector < daedalus::TrialCandidate > trial;

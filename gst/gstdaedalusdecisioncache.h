@@ -27,7 +27,7 @@ struct GstDaedalusDecisionKey
   std::string cpu;              /* daedalus::cpu_model () */
   int threads = 0;              /* resolved, never 0 */
   std::string gpu;              /* device, driver, pipeline cache UUID; or why none */
-  std::string library;          /* daedalus version */
+  std::string library;          /* version and daedalus::library_build_id () */
 };
 
 struct GstDaedalusDecision

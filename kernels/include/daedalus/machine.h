@@ -1,4 +1,5 @@
-// What a measured speed depends on besides the code: the machine.
+// What a measured speed depends on besides the source: the machine, and the
+// build of the code.
 #pragma once
 
 #include <string>
@@ -10,5 +11,11 @@ namespace daedalus {
 // a Raspberry Pi 5 reads "Raspberry Pi 5 Model B Rev 1.0 (CPU part 0xd0b)".
 // "unknown" when neither is readable.
 std::string cpu_model();
+
+// The GNU build-id of the binary this library is linked into (the plugin,
+// a test, daedalus-bench) as lowercase hex: it changes with every build
+// that changes the code, where the version does not. "" when the linker
+// wrote none (meson.build asks for one).
+std::string library_build_id();
 
 }  // namespace daedalus
