@@ -487,7 +487,8 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
     // The strip's rows, once per strip (not a clamp and a multiply per load);
     // rows past the strip repeat its last one, their lanes going unused.
     uint8_t* rows[hn::MaxLanes(d)];
-    for (int r = 0; r < n; r++) rows[r] = plane.row(y0 + std::min(r, count - 1));
+    for (int r = 0; r < n; r++)
+      rows[r] = plane.row(y0 + std::min(r, count - 1));
     const auto in = [&](int r, int x0) { return rows[r] + x0; };
     const auto window = [&](int x0, int first_edge, int edges) {
       // As in Strip::load: more streams than prefetchers follow.
