@@ -484,10 +484,12 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
   const Limits k(pp);
   for (int y0 = y_begin; y0 < y_end; y0 += n) {
     const int count = std::min(n, y_end - y0);
-    // Rows past the strip repeat its last one; their lanes go unused.
-    const auto in = [&](int r, int x0) {
-      return plane.row(y0 + std::min(r, count - 1)) + x0;
-    };
+    // The strip's rows, once per strip (not a clamp and a multiply per load);
+    // rows past the strip repeat its last one, their lanes going unused.
+    uint8_t* rows[hn::MaxLanes(d)];
+    for (int r = 0; r < n; r++)
+      rows[r] = plane.row(y0 + std::min(r, count - 1));
+    const auto in = [&](int r, int x0) { return rows[r] + x0; };
     const auto window = [&](int x0, int first_edge, int edges) {
       // As in Strip::load: more streams than prefetchers follow.
       if (x0 % 64 < kTile)
