@@ -257,8 +257,10 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   const hn::Rebind<uint8_t, D16> d8;
   const hn::RebindToUnsigned<D16> du;
   const V16 bias = hn::Set(d, 256), t = hn::Set(d, int16_t(threshold));
-  const V16 k16 = hn::Set(d, 16), k128 = hn::Set(d, 128),
-            k255 = hn::Set(d, 255);
+  // Round2(y, 5) + 128 = (y + 16 + 32 * 128) >> 5: the prediction added
+  // before the shift. Saturating there changes nothing: from 28656 up the
+  // sample clips to 255 either way.
+  const V16 round_pred = hn::Set(d, 16 + 32 * 128), k255 = hn::Set(d, 255);
   const V16 zero = hn::Zero(d);
   const auto dc_lane =
       hn::Eq(hn::And(hn::Iota(du, 0), hn::Set(du, 7)), hn::Zero(du));
@@ -298,8 +300,7 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
       // each block's part.
       const V16 y = mul15<2 * kCos16>(d, mul15<2 * kCos16>(d, x[0]));
       const V16 q = hn::Broadcast<0>(hn::Min(
-          hn::Max(hn::Add(hn::ShiftRight<5>(hn::Add(y, k16)), k128), zero),
-          k255));
+          hn::Max(hn::ShiftRight<5>(hn::Add(y, round_pred)), zero), k255));
       HWY_UNROLL(8)
       for (int i = 0; i < 8; i++)
         hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
@@ -316,8 +317,8 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
       inverse<false, false>(d, x);
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) {
-      const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], k16));
-      const V16 q = hn::Min(hn::Max(hn::Add(y, k128), zero), k255);
+      const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], round_pred));
+      const V16 q = hn::Min(hn::Max(y, zero), k255);
       hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
     }
   }
@@ -354,17 +355,19 @@ void DctRows(const ConstPlane& src, const Plane& dst,
     }
     for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
          y++) {
-      int16_t* s = sum(y);
-      for (int x = 0; x < w; x += n) {
+      const int16_t* s = sum(y);
+      const auto mean = [&](int x) {
         const auto v = hn::ShiftRightSame(
             hn::Add(hn::BitCast(du, hn::LoadU(d, s + x)), half), log2n);
-        hn::StoreU(hn::DemoteTo(d8, hn::BitCast(d, v)), d8, out_row.data() + x);
-      }
-      if (dst.step == 1) {
-        std::memcpy(dst.row(y), out_row.data(), size_t(w));
-      } else {
-        for (int x = 0; x < w; x++) dst.at(x, y) = out_row[x];
-      }
+        return hn::DemoteTo(d8, hn::BitCast(d, v));
+      };
+      // Whole vectors straight into a packed row; the rest through out_row.
+      int x0 = 0;
+      if (dst.step == 1)
+        for (; x0 + n <= w; x0 += n) hn::StoreU(mean(x0), d8, dst.row(y) + x0);
+      for (int x = x0; x < w; x += n)
+        hn::StoreU(mean(x), d8, out_row.data() + x - x0);
+      for (int x = x0; x < w; x++) dst.at(x, y) = out_row[x - x0];
     }
     // Chunk c's rows of the ring are free for chunk c + 2.
     for (int y = 8 * c; y < 8 * c + 8; y++)
