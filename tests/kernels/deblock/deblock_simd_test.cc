@@ -25,6 +25,7 @@ DAEDALUS_SIMD_TEST_SUITE(DeblockSimd);
 
 constexpr int kBlockSizes[] = {4, 8, 16};
 
+using deblock_simd_test::fill_vp9_thresholds;
 using deblock_simd_test::in;
 using deblock_simd_test::Tables;
 
@@ -176,30 +177,6 @@ DeblockPlaneParams random_vp9_plane_params(std::mt19937& gen) {
   return deblock_plane_params(test::vp9_params(in(gen, 0, 63), in(gen, 0, 7),
                                                kBlockSizes[in(gen, 0, 2)]),
                               false, false);
-}
-
-// Flat-heavy content: blocks of one level with +-1 noise (flat, and flat2
-// unless the noise reaches 2), levels apart by the steps that straddle
-// blimit (|p0-q0| * 2 = blimit - 1 .. blimit + 2) or by 0..3, and here and
-// there one sample off by limit or limit + 1, thresh or thresh + 1.
-void fill_vp9_thresholds(Image& image, std::mt19937& gen,
-                         const DeblockPlaneParams& pp) {
-  const Vp9Thresholds& t = pp.vp9;
-  const int half = t.blimit / 2;
-  const int steps[] = {0,    1,        2,     3,          half - 1,
-                       half, half + 1, -half, -(half + 1)};
-  const int offs[] = {t.limit, t.limit + 1, t.thresh, t.thresh + 1, 2};
-  const int base = std::array{0, 128, 255, 60}[in(gen, 0, 3)];
-  const int noise = in(gen, 0, 2);
-  std::vector<int> block_steps(64);
-  for (int& v : block_steps) v = steps[in(gen, 0, 8)];
-  test::fill(image, [&](int, int x, int y) {
-    const int block = (x / pp.block_size * 7 + y / pp.block_size * 3) % 64;
-    int v = base + block_steps[size_t(block)] + in(gen, 0, noise);
-    if (in(gen, 0, 15) == 0)
-      v += offs[in(gen, 0, 4)] * (in(gen, 0, 1) ? 1 : -1);
-    return uint8_t(std::clamp(v, 0, 255));
-  });
 }
 
 // Random and adversarial content (fill_any), or the above.

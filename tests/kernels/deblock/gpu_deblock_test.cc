@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "daedalus/deblock.h"
+#include "deblock_simd_test_helpers.h"
 #include "gpu_test_util.h"
 #include "test_util.h"
 
@@ -500,7 +501,8 @@ void fill_flat_blocks(Image& image, std::mt19937& gen, int block, int jump) {
 }
 
 // Every format, block size and a spread of levels and sharpnesses, on random,
-// blocky and flat content.
+// blocky and flat content, and on content at the thresholds (steps that
+// straddle blimit, samples off by limit or thresh, +-1).
 TEST_F(GpuDeblock, Vp9EveryFormatBlockSizeAndLevel) {
   std::mt19937 gen = test::rng(21);
   int changed = 0, i = 0;
@@ -510,10 +512,13 @@ TEST_F(GpuDeblock, Vp9EveryFormatBlockSizeAndLevel) {
         for (int level : {1, 9, 30, 63}) {
           const DeblockParams p = vp9_params(level, i % 8, block);
           Image image(format, w, h, ++i % 6);
-          if (i % 2)
+          if (i % 3 == 0)
             fill_any(image, gen, block);
-          else
+          else if (i % 3 == 1)
             fill_flat_blocks(image, gen, block, 1 + int(gen() % 12));
+          else
+            deblock_simd_test::fill_vp9_thresholds(
+                image, gen, deblock_plane_params(p, false, false));
           changed += expect_exact(image, p);
           if (HasFailure()) return;
         }

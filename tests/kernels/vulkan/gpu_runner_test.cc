@@ -20,6 +20,7 @@
 #include "gpu_test_util.h"
 #include "cdef.spv.h"
 #include "deblock.spv.h"
+#include "deblock_vp9.spv.h"
 #include "mc.spv.h"
 #include "test_util.h"
 #include "vulkan/vk_context.h"
@@ -305,6 +306,21 @@ TEST(GpuShaders, DeblockDeclaresItsLayoutAndStaysWithinBudgets) {
   EXPECT_EQ(f.local_size[1], 4u);
   EXPECT_EQ(f.local_size[2], 1u);
   // Each invocation keeps its samples in registers.
+  EXPECT_EQ(f.shared_bytes, 0u);
+}
+
+struct DeblockVp9PushText {
+#include "deblock/deblock_vp9_push.h"
+};
+
+TEST(GpuShaders, DeblockVp9DeclaresItsLayoutAndStaysWithinBudgets) {
+  const SpirvFacts f = reflect(deblock_vp9_spv);
+  expect_push_layout(f, sizeof(DeblockVp9PushText));
+  // A row of invocations, one edge segment each, samples in registers (the
+  // side budget is 2D tiles'; Vulkan guarantees 128 in x, V3D gives 256).
+  EXPECT_LE(f.local_size[0], vk::kInvocationBudget);
+  EXPECT_EQ(f.local_size[1], 1u);
+  EXPECT_EQ(f.local_size[2], 1u);
   EXPECT_EQ(f.shared_bytes, 0u);
 }
 
