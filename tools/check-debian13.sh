@@ -35,7 +35,7 @@ packages=$packages,libgtest-dev,libhwy-dev,libvulkan-dev,glslang-tools
 packages=$packages,mesa-vulkan-drivers,vulkan-validationlayers
 packages=$packages,clang-19,libclang-rt-19-dev
 
-tests="gst-plugin gst-deblock gst-deblock_vp9 gst-cdef gst-mc
+tests="gst-plugin gst-deblock gst-deblock_vp9 gst-deblock_dct gst-cdef gst-mc
   gst-auto_strength decision-cache
   deblock-simd cdef-simd mc-simd damage-simd
   gpu-deblock gpu-cdef gpu-mc gpu-runner shared-gpu hybrid"

@@ -35,7 +35,7 @@ export ASAN_OPTIONS=abort_on_error=1
 export G_SLICE=always-malloc
 rm -rf build-fuzz/artifacts
 mkdir -p build-fuzz/artifacts
-for target in deblock cdef mc element; do
+for target in deblock cdef mc damage element; do
   mkdir -p "build-fuzz/corpus/$target"
   echo "check-fuzz: $target for $seconds s"
   "build-fuzz/tests/fuzz/$target-fuzz" -max_total_time="$seconds" \

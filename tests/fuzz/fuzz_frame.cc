@@ -142,16 +142,12 @@ Backend& cpu_backend() {
   return *backend;
 }
 
-namespace {
-
 void require(bool ok, const std::string& what, const FuzzFrame& frame) {
   if (ok) return;
   std::fprintf(stderr, "FUZZ FAILURE: %s (%s)\n", what.c_str(),
                frame.describe().c_str());
   std::abort();
 }
-
-}  // namespace
 
 void check_outputs(const Status& scalar, const Status& cpu, bool valid,
                    const FuzzFrame& scalar_out, const FuzzFrame& cpu_out,

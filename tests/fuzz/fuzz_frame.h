@@ -51,6 +51,9 @@ class FuzzFrame {
 Backend& scalar_backend();
 Backend& cpu_backend();
 
+// Stops the run with a message naming `frame` unless `ok`.
+void require(bool ok, const std::string& what, const FuzzFrame& frame);
+
 // The checks of every kernel target, stopping the run with a message on
 // the first that fails: the scalar reference refuses exactly the invalid
 // parameters (`valid`), the cpu backend refuses the same, the reference

@@ -457,7 +457,7 @@ HWY_INLINE hn::VFromD<D> load_blocks(D d, const Row& row, int first) {
 
 // put(first + 16 b, block b of v) for each 128-bit block b of v.
 template <class D, class Put>
-HWY_INLINE void store_blocks(D d, hn::VFromD<D> v, const Put& put, int first) {
+HWY_INLINE void store_blocks(D, hn::VFromD<D> v, const Put& put, int first) {
   if constexpr (hn::MaxLanes(D()) <= kTile) {
     put(first, v);
   } else {
