@@ -24,7 +24,8 @@ def _gain(m, base):
                 **{"ssim_" + p: m["ssim_" + p] - base["ssim_" + p] for p in yuv.PLANES})
 
 
-def _oracle(rows, tool):
+def best_gain(rows, tool):
+    """PSNR-YUV gain of `tool`'s best setting in a clip's baseline rows, or None."""
     base = next(r for r in rows if r["tool"] == "none")
     b = next((r for r in rows if r["tool"] == tool and r.get("stage") == "best"), None)
     return None if b is None else b["psnr_yuv"] - base["psnr_yuv"]
@@ -53,8 +54,8 @@ def measure(cp, workdir, log, force):
             bpath = cp.path("base", key + ".json")
             if os.path.exists(bpath):
                 rows = sweep.load(bpath)
-                r["ffmpeg_best"] = _oracle(rows, "ffmpeg")
-                r["daedalus_best"] = _oracle(rows, "gst")
+                r["ffmpeg_best"] = best_gain(rows, "ffmpeg")
+                r["daedalus_best"] = best_gain(rows, "gst")
         os.remove(out)
         done[key] = r
         sweep.save(path, done)

@@ -36,6 +36,7 @@ import statistics
 
 import numpy as np
 
+import auto
 import content
 import estimate
 import filters
@@ -121,12 +122,7 @@ def families(c, table):
 
 def _ffmpeg_best(cp, key):
     path = cp.path("base", key + ".json")
-    if not os.path.exists(path):
-        return None
-    rows = json.load(open(path))
-    base = next(r for r in rows if r["tool"] == "none")["psnr_yuv"]
-    best = next((r for r in rows if r["tool"] == "ffmpeg" and r.get("stage") == "best"), None)
-    return None if best is None else best["psnr_yuv"] - base
+    return auto.best_gain(json.load(open(path)), "ffmpeg") if os.path.exists(path) else None
 
 
 def _fit(clips):
