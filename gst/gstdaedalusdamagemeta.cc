@@ -32,6 +32,10 @@ set_fields (GstStructure * s, const daedalus::DamageEstimate & e)
       "grid-x", G_TYPE_INT, e.grid_x,
       "grid-y", G_TYPE_INT, e.grid_y,
       "chroma-blk", G_TYPE_INT, e.chroma.blk,
+      "zero-excess", G_TYPE_INT, e.quantiser.zero_excess,
+      "dead-zone-qp", G_TYPE_INT, e.quantiser.dead_zone_qp,
+      "quantiser", G_TYPE_INT, e.quantiser.measure,
+      "rung", G_TYPE_INT, e.rung,
       "frames", G_TYPE_INT, e.frames, nullptr);
 }
 
@@ -71,8 +75,13 @@ gst_daedalus_damage_meta_get (GstBuffer * buffer,
           "grid-x", G_TYPE_INT, &e.grid_x,
           "grid-y", G_TYPE_INT, &e.grid_y,
           "chroma-blk", G_TYPE_INT, &e.chroma.blk,
+          "zero-excess", G_TYPE_INT, &e.quantiser.zero_excess,
+          "dead-zone-qp", G_TYPE_INT, &e.quantiser.dead_zone_qp,
+          "quantiser", G_TYPE_INT, &e.quantiser.measure,
+          "rung", G_TYPE_INT, &e.rung,
           "frames", G_TYPE_INT, &e.frames, nullptr)
-      || e.level < 0 || e.level >= daedalus::kDamageLevels)
+      || e.level < 0 || e.level >= daedalus::kDamageLevels
+      || e.rung < 0 || e.rung >= daedalus::kDctRungs)
     return FALSE;
   *estimate = e;
   return TRUE;

@@ -51,13 +51,19 @@ GstDaedalusDamageTracker::post_if_changed (GstElement * element,
     GstDebugCategory * category, bool from_upstream)
 {
   const daedalus::DamageEstimate & e = *last_;
-  if (posted_ && posted_->level == e.level && posted_->grid_x == e.grid_x
-      && posted_->grid_y == e.grid_y && posted_->luma.spacing == e.luma.spacing)
+  GST_CAT_LOG_OBJECT (category, element, "frame %d: damage level %d "
+      "(measure %d/256), rung %d (quantiser %d/16, dead zone qp %d, zero "
+      "excess %d/65536)", e.frames, e.level, e.luma.measure, e.rung,
+      e.quantiser.measure, e.quantiser.dead_zone_qp, e.quantiser.zero_excess);
+  if (posted_ && posted_->level == e.level && posted_->rung == e.rung
+      && posted_->grid_x == e.grid_x && posted_->grid_y == e.grid_y
+      && posted_->luma.spacing == e.luma.spacing)
     return;
   posted_ = e;
   GST_CAT_INFO_OBJECT (category, element, "damage level %d (measure %d/256: blk %d/256, "
-      "act %d/256; grid %d at %d,%d)%s", e.level, e.luma.measure, e.luma.blk,
-      e.luma.act, e.luma.spacing, e.grid_x, e.grid_y,
+      "act %d/256; grid %d at %d,%d), rung %d (quantiser %d/16)%s", e.level,
+      e.luma.measure, e.luma.blk, e.luma.act, e.luma.spacing, e.grid_x,
+      e.grid_y, e.rung, e.quantiser.measure,
       from_upstream ? ", from upstream" : "");
   GstStructure *s = gst_daedalus_damage_structure ("daedalus-damage", e);
   gst_structure_set (s, "from-upstream", G_TYPE_BOOLEAN, from_upstream,

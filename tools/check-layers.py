@@ -18,7 +18,7 @@ import sys
 PUBLIC = {
     "frame.h": "common", "status.h": "common", "image.h": "common",
     "metrics.h": "common", "machine.h": "common", "thread_pool.h": "common",
-    "deblock.h": "filters/deblock", "dct8.h": "filters/deblock",
+    "dct8.h": "common", "deblock.h": "filters/deblock",
     "cdef.h": "filters/cdef",
     "mc.h": "filters/mc", "damage.h": "filters/damage",
     "auto_strength.h": "tuning",

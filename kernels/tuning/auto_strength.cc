@@ -15,6 +15,21 @@ constexpr Rung kRungs[kDamageLevels] = {
     {30, 15, 0, 6}, {34, 15, 0, 6}, {38, 15, 2, 6}, {42, 15, 2, 6},
 };
 
+// Per rung 1.. of the dct ladder (kDctRungStart; at rung 0 the levels
+// decide): mode=dct's qp and shifts, then CDEF, as fitted in
+// docs/estimator.md. dct_levels.ladder() in tools/quality lists the same.
+struct DctRung {
+  int qp, shifts;
+  int cdef_pri, cdef_sec, cdef_damping;  // pri 0 and sec 0: off
+};
+constexpr DctRung kDctLadder[kDctRungs - 1] = {
+    {22, 8, 0, 0, 5}, {26, 8, 0, 0, 5},  {30, 8, 0, 0, 5},  {30, 8, 2, 0, 5},
+    {34, 8, 0, 0, 5}, {38, 8, 0, 0, 5},  {38, 8, 2, 0, 5},  {38, 8, 15, 0, 6},
+    {42, 8, 0, 0, 5}, {42, 8, 2, 0, 5},  {42, 8, 15, 0, 6}, {46, 8, 0, 0, 5},
+    {46, 8, 15, 0, 6}, {46, 8, 15, 2, 6}, {50, 8, 0, 0, 5},  {50, 8, 15, 0, 6},
+    {50, 8, 15, 2, 6},
+};
+
 // The halfway lines' share of the grid's excess (per mille) from which the
 // 4-sample grid is deblocked: the smallest the fit tried, 0.1.
 constexpr int kHalfForBlock4 = 100;
@@ -24,24 +39,38 @@ constexpr int kHalfForBlock4 = 100;
 DamageEstimate strongest_damage() {
   DamageEstimate e;
   e.level = kDamageLevels - 1;
+  e.rung = kDctRungs - 1;
   return e;
 }
 
 DeblockParams auto_deblock_params(const DamageEstimate& estimate) {
   DeblockParams p;
+  p.grid_x = estimate.grid_x;
+  p.grid_y = estimate.grid_y;
+  if (estimate.rung > 0) {
+    p.mode = DeblockMode::Dct;
+    p.qp = kDctLadder[estimate.rung - 1].qp;
+    p.shifts = kDctLadder[estimate.rung - 1].shifts;
+    return p;
+  }
   p.qp = kRungs[estimate.level].deblock_qp;
   p.bs = 1;
   p.block_size =
       estimate.luma.spacing == 4 || estimate.luma.half >= kHalfForBlock4 ? 4
                                                                          : 8;
-  p.grid_x = estimate.grid_x;
-  p.grid_y = estimate.grid_y;
   return p;
 }
 
 CdefParams auto_cdef_params(const DamageEstimate& estimate) {
-  const Rung& r = kRungs[estimate.level];
   CdefParams p;
+  if (estimate.rung > 0) {
+    const DctRung& r = kDctLadder[estimate.rung - 1];
+    p.pri_strength = p.uv_pri_strength = r.cdef_pri;
+    p.sec_strength = p.uv_sec_strength = r.cdef_sec;
+    p.damping = r.cdef_damping;
+    return p;
+  }
+  const Rung& r = kRungs[estimate.level];
   p.pri_strength = p.uv_pri_strength = r.cdef_pri;
   p.sec_strength = p.uv_sec_strength = r.cdef_sec;
   p.damping = r.cdef_damping;

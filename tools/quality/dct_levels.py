@@ -10,21 +10,20 @@ and light clip:
             (today's eight levels; dct at each shift count; dct 16 + CDEF;
             the levels or dct 16 + CDEF), beside FFmpeg's best per clip
             where the baselines stage has run;
-  probe     per clip, the block grid's quantisation signature: on the
-            first frame's luma, the orthonormal 8x8 DCT of the blocks on
-            the grid the estimator found and of the blocks shifted by 4
-            both ways; D(T) = the share of AC coefficients under T on the
-            grid less that off it, for T = 2^(i/4). Listed: max D (0 on
-            clean video: decoders' exact zeros sit on the grid), the
-            largest T with D(T) >= max D / 4 (the dead zone's width), and
-            the clip's best dct 16 qp.
+  probe     per clip, daedalusdeblock's own estimate after the clip's
+            last frame (its LOG line): the quantiser probe's zero_excess
+            (the share of small DCT coefficients on the block grid beyond
+            that off it: 0 on clean video, a decoder's zeros sit on its
+            grid), dead_zone_qp and the quantiser measure (docs/spec.md,
+            "Quantiser probe"), and the level the step measure gives.
 
-  fit       a staircase over LADDER (dct 16, then dct 16 + CDEF, by
-            strength) on the measure q = width / act^ACT_EXPONENT where
-            max D >= ZERO_GATE (else 0: no filtering), fitted as the levels
-            stage fits its own (clean clips unfiltered, light ones losing at
-            most LIGHT_TOLERANCE_DB), on all clips and with each content
-            left out in turn.
+  fit       for each shift count of SHIFT_LADDERS, a staircase over the
+            dct ladder ladder() (dct, then dct + CDEF, by strength) on the
+            quantiser measure where zero_excess passes the element's gate
+            (else rung 0: the level's settings), fitted as the levels stage
+            fits its own (clean clips unfiltered, light ones losing at most
+            LIGHT_TOLERANCE_DB), on all clips and with each content left
+            out in turn; the thresholds for kDctRungStart (1/16 qp).
 
 Prints the tables (docs/estimator.md, "A quantiser from the grid's
 zeros")."""
@@ -32,40 +31,43 @@ zeros")."""
 import json
 import math
 import os
+import re
 import statistics
-
-import numpy as np
+import subprocess
 
 import auto
 import content
 import estimate
 import filters
 import levels
-import yuv
 
 def dct_props(qp, shifts):
     return "daedalusdeblock mode=dct qp=%d shifts=%d" % (qp, shifts)
 
 
-def chain(qp, rung):
-    return dct_props(qp, 16) + " ! " + filters.cdef_props(*estimate.CDEF_LADDER[rung])
+def chain(qp, rung, shifts=16):
+    return dct_props(qp, shifts) + " ! " + filters.cdef_props(*estimate.CDEF_LADDER[rung])
 
 
 QPS = (22, 26, 30, 34, 38, 42, 46, 48, 50, 51)
 SHIFTS = (4, 8, 16)
 CHAIN_QPS = (30, 38, 42, 46, 50)
 CDEF_RUNGS = (1, 4, 6)
-THRESHOLDS = [2 ** (i / 4) for i in range(36)]
-ZERO_GATE = 0.05
-ACT_EXPONENT = 0.2
-LADDER = [dct_props(q, 16) for q in (22, 26, 30)] + [chain(30, 1)] + [
-    dct_props(q, 16) for q in (34, 38)] + [chain(38, 1), chain(38, 4), dct_props(42, 16),
-    chain(42, 1), chain(42, 4), dct_props(46, 16), chain(46, 4), chain(46, 6),
-    dct_props(50, 16), chain(50, 4), chain(50, 6)]
+CODED_GATE = 3277  # kCodedGate, 1/65536
+SHIFT_LADDERS = (4, 8, 16)
+
+
+def ladder(shifts):
+    """Rungs 1.. of the dct ladder (kDctLadder in kernels/tuning/
+    auto_strength.cc), as settings."""
+    d = lambda q: dct_props(q, shifts)
+    c = lambda q, r: chain(q, r, shifts)
+    return [d(22), d(26), d(30), c(30, 1), d(34), d(38), c(38, 1), c(38, 4), d(42),
+            c(42, 1), c(42, 4), d(46), c(46, 4), c(46, 6), d(50), c(50, 4), c(50, 6)]
 
 
 SETTINGS = [dct_props(q, s) for s in SHIFTS for q in QPS] + [
-    chain(q, r) for q in CHAIN_QPS for r in CDEF_RUNGS]
+    chain(q, r, s) for s in SHIFT_LADDERS for q in CHAIN_QPS for r in CDEF_RUNGS]
 
 
 def run_settings(cp, workdir, log):
@@ -77,33 +79,25 @@ def run_settings(cp, workdir, log):
             log("dct %s" % key)
 
 
-def _dct_matrix():
-    k = np.arange(8)
-    m = np.cos((2 * k[None, :] + 1) * k[:, None] * math.pi / 16) * math.sqrt(2 / 8)
-    m[0] /= math.sqrt(2)
-    return m
+_LOG_LINE = re.compile(r"frame (\d+): damage level (\d+) \(measure (\d+)/256\), "
+                       r"rung (\d+) \(quantiser (\d+)/16, dead zone qp (\d+), "
+                       r"zero excess (\d+)/65536\)")
 
 
-def ac_magnitudes(y, ox, oy):
-    """|AC coefficients| of the orthonormal 8x8 DCT of the whole blocks of
-    plane y whose grid starts at (ox, oy)."""
-    h, w = y.shape
-    y = y[oy:oy + (h - oy) // 8 * 8, ox:ox + (w - ox) // 8 * 8].astype(np.float64)
-    blocks = y.reshape(y.shape[0] // 8, 8, y.shape[1] // 8, 8).transpose(0, 2, 1, 3)
-    m = _dct_matrix()
-    c = np.einsum("ux,abxy,vy->abuv", m, blocks, m).reshape(-1, 64)
-    return np.abs(c[:, 1:]).ravel()
-
-
-def probe(planes, grid):
-    """(max D, dead-zone width) of the first frame's luma (see above)."""
-    y = planes[0][0]
-    ox, oy = grid["offset_x"] % 8, grid["offset_y"] % 8
-    on = ac_magnitudes(y, ox, oy)
-    off = ac_magnitudes(y, (ox + 4) % 8, (oy + 4) % 8)
-    d = [float((on < t).mean() - (off < t).mean()) for t in THRESHOLDS]
-    top = max(d)
-    return top, max(t for t, v in zip(THRESHOLDS, d) if v >= top / 4)
+def element_probe(cp, c):
+    """daedalusdeblock's estimate after the clip's last frame, from its LOG
+    line: level, quantiser (1/16 qp), dead_zone_qp, zero_excess."""
+    w, h = content.SIZES[c["size"]]
+    env = dict(os.environ, GST_DEBUG="daedalusdeblock:6", GST_DEBUG_NO_COLOR="1")
+    cmd = ["gst-launch-1.0", "-q", "filesrc",
+           "location=" + cp.dmg(c["content"], c["size"], c["codec"], c["q"]), "!",
+           "rawvideoparse", "width=%d" % w, "height=%d" % h, "format=i420",
+           "framerate=30/1", "!", "daedalusdeblock", "!", "fakesink"]
+    log = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stderr
+    last = _LOG_LINE.findall(log)[-1]
+    frames, level, _, _, quantiser, dead_zone, excess = map(int, last)
+    return dict(frames=frames, level=level, quantiser=quantiser, dead_zone_qp=dead_zone,
+                zero_excess=excess)
 
 
 def _best(table, pick):
@@ -125,41 +119,50 @@ def _ffmpeg_best(cp, key):
     return auto.best_gain(json.load(open(path)), "ffmpeg") if os.path.exists(path) else None
 
 
-def _fit(clips):
+def _fit(clips, shifts):
     tol = estimate.LIGHT_TOLERANCE_DB
-    gains = [[0.0] + [-math.inf] * len(LADDER) if c["kind"] == "clean" else
-             [g if c["kind"] != "light" or g >= -tol else -math.inf for g in c["ladder"]]
-             for c in clips]
-    th = estimate.staircase_fit([c["q"] for c in clips], gains,
-                                [c["kind"] == "clean" for c in clips])
-    floor = max(c["q"] for c in clips if c["kind"] == "clean")
-    return [max(t, floor, 1e-9) for t in th]
+    gains = [[0.0] + [-math.inf] * (len(c["ladders"][shifts]) - 1) if c["kind"] == "clean" else
+             [g if c["kind"] != "light" or g >= -tol else -math.inf
+              for g in c["ladders"][shifts]] for c in clips]
+    # Clips whose gate is closed stay on rung 0, as the element keeps them.
+    th = estimate.staircase_fit([_feature(c) for c in clips], gains,
+                                [c["kind"] == "clean" or _feature(c) < 0 for c in clips])
+    return [max(t, 0) for t in th]
 
 
-def _rung(th, q):
-    return sum(1 for t in th if q >= t)
+def _feature(c):
+    return c["probe"]["quantiser"] if c["probe"]["zero_excess"] >= CODED_GATE else -1
 
 
-def _fit_lines(clips):
-    """The staircase on q, fitted on all clips and each content left out."""
-    th = _fit(clips)
+def _rung(th, c):
+    return sum(1 for t in th if _feature(c) >= t)
+
+
+def _fit_lines(clips, shifts):
+    """The staircase on the quantiser, fitted on all clips and each content
+    left out, for the ladder at `shifts`."""
+    th = _fit(clips, shifts)
     cv = {}
     for left_out in sorted({c["content"] for c in clips}):
-        t = _fit([c for c in clips if c["content"] != left_out])
-        cv.update({c["key"]: _rung(t, c["q"]) for c in clips if c["content"] == left_out})
-    md = ["", "| dct ladder chosen by | damaged: mean (worst) | light: mean (worst) | clean filtered |",
+        t = _fit([c for c in clips if c["content"] != left_out], shifts)
+        cv.update({c["key"]: _rung(t, c) for c in clips if c["content"] == left_out})
+    md = ["", "dct ladder at %d shifts (rung 0: the level's settings):" % shifts, "",
+          "| chosen by | damaged: mean (worst) | light: mean (worst) | clean filtered |",
           "|---|---|---|---|"]
+    ladder_of = lambda c: c["ladders"][shifts]
     for name, rung in (("the best rung per clip (oracle)",
-                        lambda c: max(range(len(c["ladder"])), key=lambda k: c["ladder"][k])),
-                       ("the staircase on q, fitted on all clips", lambda c: _rung(th, c["q"])),
-                       ("the same, each content left out of its fit", lambda c: cv[c["key"]])):
-        dam = [c["ladder"][rung(c)] for c in clips if c["kind"] == "damaged"]
-        light = [c["ladder"][rung(c)] for c in clips if c["kind"] == "light"]
+                        lambda c: max(range(len(ladder_of(c))), key=lambda k: ladder_of(c)[k])),
+                       ("the staircase, fitted on all clips", lambda c: _rung(th, c)),
+                       ("the same, each content left out of its fit", lambda c: cv[c["key"]]),
+                       ("the levels alone (rung 0 everywhere)", lambda c: 0)):
+        dam = [ladder_of(c)[rung(c)] for c in clips if c["kind"] == "damaged"]
+        light = [ladder_of(c)[rung(c)] for c in clips if c["kind"] == "light"]
         clean = sum(1 for c in clips if c["kind"] == "clean" and rung(c))
         md.append("| %s | %+.3f (%+.3f) | %+.3f (%+.3f) | %d |" % (
             name, statistics.mean(dam), min(dam), statistics.mean(light), min(light), clean))
     md.append("")
-    md.append("Thresholds on q (rung 1 first): %s" % ", ".join("%.2f" % t for t in th))
+    md.append("kDctRungStart (1/16 qp, rung 1 first): {%s}" % ", ".join(
+        "%d" % math.ceil(t) if math.isfinite(t) else "INF" for t in th))
     return md
 
 
@@ -183,20 +186,18 @@ def run_stage(cp, workdir, log):
     groups, by_damage = {}, {}
     probes = []
     for c in clips:
-        w, h = content.SIZES[c["size"]]
-        planes = yuv.read_i420(cp.dmg(c["content"], c["size"], c["codec"], c["q"]), w, h)
-        top, width = probe(planes, c)
-        c["q"] = width / c["act"] ** ACT_EXPONENT if top >= ZERO_GATE else 0.0
+        c["probe"] = p = element_probe(cp, c)
+        row = "| %s | %s | %d | %d | %d | %d |" % (
+            c["key"], c["kind"], p["zero_excess"], p["dead_zone_qp"], p["quantiser"], p["level"])
         if c["kind"] == "clean":
-            c["ladder"] = [0.0] + [-math.inf] * len(LADDER)
-            probes.append("| %s | clean | %.3f | %.1f | - |" % (c["key"], top, width))
+            c["ladders"] = {s: [0.0] + [-math.inf] * len(ladder(s)) for s in SHIFT_LADDERS}
+            probes.append(row + " - |")
             continue
-        c["lg"] = levels.level_gains(cp, c)
         table = json.load(open(cp.path("dctlev", c["key"] + ".json")))
-        c["ladder"] = [0.0] + [table[s] for s in LADDER]
+        c["lg"] = levels.level_gains(cp, c)
+        c["ladders"] = {s: [c["lg"][p["level"]]] + [table[k] for k in ladder(s)] for s in SHIFT_LADDERS}
         sixteen = {k: v for k, v in table.items() if k.endswith("shifts=16")}
-        best_qp = max(sixteen, key=sixteen.get).split()[2]
-        probes.append("| %s | %s | %.3f | %.1f | %s |" % (c["key"], c["kind"], top, width, best_qp))
+        probes.append(row + " %s |" % max(sixteen, key=sixteen.get).split()[2])
         if c["kind"] == "damaged":
             f = families(c, table)
             f["FFmpeg best"] = _ffmpeg_best(cp, c["key"])
@@ -204,8 +205,9 @@ def run_stage(cp, workdir, log):
             by_damage.setdefault(c["codec"], []).append(f)
     md = _family_table("damaged clips by content", groups) + [""] + _family_table(
         "damaged clips by damage", by_damage)
-    md += ["", "| clip | kind | max D | dead zone (T at max D / 4) | best dct 16 qp |",
-           "|---|---|---|---|---|"] + probes
-    md += _fit_lines(clips)
+    md += ["", "| clip | kind | zero excess (1/65536) | dead zone qp | quantiser (1/16 qp) "
+           "| level | best dct 16 qp |", "|---|---|---|---|---|---|---|"] + probes
+    for shifts in SHIFT_LADDERS:
+        md += _fit_lines(clips, shifts)
     log("\n".join(md))
     return md

@@ -184,6 +184,12 @@ def staircase_fit(features, gains, forced_zero):
         if j == 0:
             best[j] = g
             continue
+        if features[i] == features[order[j - 1]]:
+            # Equal features get the same index: the thresholds cannot
+            # tell them apart.
+            best[j] = g + best[j - 1]
+            back[j] = np.arange(K)
+            continue
         # Running maximum of the previous row over k' <= k.
         run = np.maximum.accumulate(best[j - 1])
         arg = np.zeros(K, dtype=int)

@@ -17,6 +17,13 @@ namespace daedalus {
 const int kDamageLevelStart[kDamageLevels - 1] = {7,   26,  36,  566,
                                                   690, 699, 1891};
 
+// The dct ladder's staircase on the quantiser measure (1/16 qp): the
+// lowest measure of a corpus clip the fit put on each rung (docs/
+// estimator.md; equal starts: rungs the fit used for no clip).
+const int kDctRungStart[kDctRungs - 1] = {416, 416, 416, 442, 487, 487,
+                                          487, 496, 501, 512, 544, 575,
+                                          585, 588, 648, 652, 652};
+
 void damage_dsp_init(DamageDsp* dsp) {
   damage_dsp_init_ref(dsp);
 #if DAEDALUS_HAVE_SIMD
@@ -130,6 +137,16 @@ int damage_level(int measure, int previous_level) {
   return level;
 }
 
+int dct_rung(const QuantiserEstimate& q, int previous_rung) {
+  const int gate = previous_rung > 0 ? kCodedGate - (kCodedGate >> 2)
+                                     : kCodedGate;
+  if (q.zero_excess < gate) return 0;
+  int rung = std::clamp(previous_rung, 0, kDctRungs - 1);
+  while (rung < kDctRungs - 1 && q.measure >= kDctRungStart[rung]) rung++;
+  while (rung > 0 && q.measure < kDctRungStart[rung - 1] - 16) rung--;
+  return rung;
+}
+
 namespace {
 
 // The luma origin (0..15) of a grid whose luma lines lie at `luma_offset`
@@ -161,13 +178,43 @@ void fold(StepProfile* running, const StepProfile& frame) {
   running->row_weight = decay(running->row_weight, frame.row_weight);
 }
 
+// Folds a frame's probe counts into running ones like fold() does profiles.
+void fold_probe(ProbeCounts* running, const ProbeCounts& frame) {
+  auto decay = [](uint32_t r, uint32_t f) { return r - (r >> 3) + f; };
+  for (auto [r, f] : {std::pair{&running->on, &frame.on},
+                      std::pair{&running->off, &frame.off}}) {
+    for (int k = 0; k < kProbeBins; k++)
+      r->below[k] = decay(r->below[k], f->below[k]);
+    r->total = decay(r->total, f->total);
+  }
+}
+
 }  // namespace
 
 DamageEstimator::DamageEstimator() { damage_dsp_init(&dsp_); }
 
 void DamageEstimator::reset() {
   for (StepProfile& p : running_) p = StepProfile();
+  probe_frames_ = 0;
   estimate_ = DamageEstimate();
+}
+
+// The probe on the grid luma's profiles found (mod 8), after them.
+void DamageEstimator::add_probe(const ConstPlane& luma) {
+  const int ox = estimate_.luma.offset_x % 8, oy = estimate_.luma.offset_y % 8;
+  if (probe_frames_ == 0 || ox != probe_origin_x_ || oy != probe_origin_y_ ||
+      luma.width != probe_width_ || luma.height != probe_height_) {
+    probe_frames_ = 0;
+    probe_origin_x_ = ox, probe_origin_y_ = oy;
+    probe_width_ = luma.width, probe_height_ = luma.height;
+  }
+  probe_frame_ = ProbeCounts();
+  probe_zeros(luma, ox, oy, probe_frames_, &probe_frame_);
+  if (probe_frames_ == 0)
+    probe_ = probe_frame_;
+  else
+    fold_probe(&probe_, probe_frame_);
+  probe_frames_++;
 }
 
 void DamageEstimator::add_frame(const ConstFrame& frame) {
@@ -180,6 +227,9 @@ void DamageEstimator::add_frame(const ConstFrame& frame) {
   e.luma = find_block_grid(running_[0]);
   e.chroma = planes == 2 ? find_block_grid(running_[1]) : e.luma;
   e.level = damage_level(e.luma.measure, e.frames == 0 ? 0 : e.level);
+  add_probe(frame.planes[0]);
+  e.quantiser = estimate_quantiser(probe_, e.luma.act);
+  e.rung = dct_rung(e.quantiser, e.frames == 0 ? 0 : e.rung);
   const int sx = planes == 2 ? frame.chroma_shift_x : 0;
   const int sy = planes == 2 ? frame.chroma_shift_y : 0;
   e.grid_x = grid_origin(e.luma.offset_x, e.luma.spacing, e.chroma.offset_x,

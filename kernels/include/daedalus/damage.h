@@ -63,11 +63,62 @@ struct BlockGrid {
 // Finds the grid of a profile (docs/spec.md, "Damage estimate").
 BlockGrid find_block_grid(const StepProfile& profile);
 
+// The quantiser probe (docs/spec.md, "Quantiser probe"): a decoder leaves
+// exact zeros among the DCT coefficients of the blocks on its own grid and
+// nowhere else, in a dead zone as wide as its quantiser. The probe counts
+// small coefficients of luma's 8x8 blocks on the found grid ("on") and of
+// the blocks halfway between ("off"), at mode=dct's thresholds
+// dct_threshold(kProbeFirstQp + k): a quantiser in qp units.
+inline constexpr int kProbeFirstQp = 16;
+inline constexpr int kProbeBins = 48;  // qp 16..63
+// Block (i, j) of a set is transformed in the probe's frame f when
+// (i + j + f) % kProbeSampling == 0: an eighth of the blocks a frame.
+inline constexpr int kProbeSampling = 8;
+
+struct ZeroCounts {
+  // below[k]: AC coefficients with |c| <= dct_threshold(kProbeFirstQp + k)
+  uint32_t below[kProbeBins] = {};
+  uint32_t total = 0;  // AC coefficients counted
+};
+
+struct ProbeCounts {
+  ZeroCounts on, off;
+};
+
+// Adds the probed blocks of `luma` in the probe's frame `frame` to
+// `counts`, the grid's lines at x = origin_x, y = origin_y (mod 8).
+void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y, int frame,
+                 ProbeCounts* counts);
+
+struct QuantiserEstimate {
+  int zero_excess = 0;   // max over k of D(k), in 1/65536
+  int dead_zone_qp = 0;  // the largest qp whose D is a quarter of it; 0: none
+  int measure = 0;       // dead_zone_qp less texture's share, in 1/16 qp
+};
+
+// Texture widens the dead zone a coder leaves at a given quantiser and
+// wants less filtering: the measure is 3/16 qp less per 1/16 of log2 of
+// the picture's activity above log2_16(512), a mean step of 2 samples
+// (fitted on the corpus, docs/estimator.md).
+inline constexpr int kProbeTextureFrom = 144;
+
+// The estimate from running counts and the picture's activity (BlockGrid::
+// act, 1/256 sample).
+QuantiserEstimate estimate_quantiser(const ProbeCounts& counts, int act);
+
+// 16 log2(x) for x >= 1, its fraction linear between powers of two.
+int log2_16(uint32_t x);
+
 // What the running estimate knows after the last frame.
 struct DamageEstimate {
   BlockGrid luma;
   BlockGrid chroma;     // the first chroma plane; luma's when gray
+  QuantiserEstimate quantiser;  // luma's
   int level = 0;        // 0 (clean) .. kDamageLevels - 1, with hysteresis
+  // 1 .. kDctRungs - 1 where the probe finds a DCT coder's quantiser (its
+  // zero_excess passed kCodedGate): the dct ladder's rung, which then
+  // decides the settings instead of `level`; 0 otherwise.
+  int rung = 0;
   int grid_x = 0;       // the grid's origin in luma samples, 0..15: the
   int grid_y = 0;       // deblock element's grid-x / grid-y
   int frames = 0;       // frames folded in since the last reset
@@ -90,6 +141,21 @@ inline constexpr int kDamageHysteresisShift = 2;  // 1/4 of the threshold
 // The level of luma's measure given the previous level (the hysteresis).
 int damage_level(int measure, int previous_level);
 
+// The probe's gate: a zero_excess from this (1/65536) on means the frame
+// was coded on the found grid (clean clips of the corpus reach 66, coded
+// ones 4600 and more). Once passed, it holds down to 3/4 of it.
+inline constexpr int kCodedGate = 3277;  // 0.05
+
+// The dct ladder (kernels/tuning/auto_strength.cc): rung k from the
+// quantiser measure kDctRungStart[k - 1] on; going down a rung needs the
+// measure one qp (16) under its start.
+inline constexpr int kDctRungs = 18;
+extern const int kDctRungStart[kDctRungs - 1];
+
+// The rung of a quantiser estimate given the previous rung (0: the gate
+// was closed).
+int dct_rung(const QuantiserEstimate& q, int previous_rung);
+
 // A stream's running estimate: profiles decay by 1/8 per frame (a time
 // constant of 8 frames), and the grid and level are found on the sums.
 // Not thread-safe; one per stream.
@@ -106,9 +172,18 @@ class DamageEstimator {
   const DamageEstimate& estimate() const { return estimate_; }
 
  private:
+  void add_probe(const ConstPlane& luma);
+
   DamageDsp dsp_;
   StepProfile running_[2];  // luma, first chroma plane
   StepProfile frame_;       // scratch: one plane of the last frame
+  ProbeCounts probe_;       // running, on the grid origin below
+  ProbeCounts probe_frame_;  // scratch: the last frame's
+  // Where probe_ was counted: a change of grid origin or plane size starts
+  // it over.
+  int probe_origin_x_ = -1, probe_origin_y_ = -1;
+  int probe_width_ = 0, probe_height_ = 0;
+  int probe_frames_ = 0;  // folded into probe_ since it started
   DamageEstimate estimate_;
 };
 

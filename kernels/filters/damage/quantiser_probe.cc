@@ -1,0 +1,98 @@
+// The damage estimator's quantiser probe (docs/spec.md, "Quantiser probe"):
+// counts of small DCT coefficients on the found block grid and halfway
+// between, and the dead zone's width they show.
+#include <algorithm>
+#include <cstdlib>
+
+#include "daedalus/damage.h"
+#include "daedalus/dct8.h"
+#include "daedalus/deblock.h"
+
+namespace daedalus {
+namespace {
+
+// Bin of a coefficient magnitude: the first k with |c| <= threshold(k), or
+// kProbeBins when above them all. Built once from mode=dct's thresholds.
+struct MagnitudeBins {
+  static constexpr int kMax = 11432;  // |C| bound of the forward transform
+  uint8_t bin[kMax + 1];
+  MagnitudeBins() {
+    int k = 0;
+    for (int m = 0; m <= kMax; m++) {
+      while (k < kProbeBins && m > dct_threshold(kProbeFirstQp + k)) k++;
+      bin[m] = uint8_t(k);
+    }
+  }
+};
+
+const MagnitudeBins& magnitude_bins() {
+  static const MagnitudeBins bins;
+  return bins;
+}
+
+// One set of blocks (grid lines at ox, oy mod 8): histogram of the AC
+// magnitudes' bins, then cumulated into `out`.
+void count_set(const ConstPlane& luma, int ox, int oy, int frame,
+               ZeroCounts* out) {
+  const MagnitudeBins& bins = magnitude_bins();
+  uint32_t histogram[kProbeBins + 1] = {};
+  int16_t c[64];
+  for (int j = 0; oy + 8 * j + 8 <= luma.height; j++) {
+    // The first i of this row with (i + j + frame) % kProbeSampling == 0.
+    const int first = (kProbeSampling - (j + frame) % kProbeSampling) %
+                      kProbeSampling;
+    for (int i = first; ox + 8 * i + 8 <= luma.width; i += kProbeSampling) {
+      dct8x8_forward(luma.row(oy + 8 * j) + (ox + 8 * i) * luma.step,
+                     luma.stride, c);
+      for (int k = 1; k < 64; k++) histogram[bins.bin[std::abs(c[k])]]++;
+      out->total += 63;
+    }
+  }
+  uint32_t below = 0;
+  for (int k = 0; k < kProbeBins; k++) {
+    below += histogram[k];
+    out->below[k] += below;
+  }
+}
+
+}  // namespace
+
+void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y, int frame,
+                 ProbeCounts* counts) {
+  count_set(luma, origin_x, origin_y, frame, &counts->on);
+  count_set(luma, (origin_x + 4) % 8, (origin_y + 4) % 8, frame, &counts->off);
+}
+
+int log2_16(uint32_t x) {
+  int e = 0;
+  while ((x >> e) > 1) e++;
+  return 16 * e + int((uint64_t(x) << 4) >> e) - 16;
+}
+
+QuantiserEstimate estimate_quantiser(const ProbeCounts& counts, int act) {
+  QuantiserEstimate q;
+  if (counts.on.total == 0 || counts.off.total == 0) return q;
+  // D(k): the share under threshold k on the grid less that off it.
+  int d[kProbeBins];
+  for (int k = 0; k < kProbeBins; k++) {
+    d[k] = int(int64_t(counts.on.below[k]) * 65536 / counts.on.total) -
+           int(int64_t(counts.off.below[k]) * 65536 / counts.off.total);
+    q.zero_excess = std::max(q.zero_excess, d[k]);
+  }
+  if (q.zero_excess == 0) return q;
+  for (int k = kProbeBins - 1; k >= 0; k--) {
+    if (4 * d[k] >= q.zero_excess) {
+      q.dead_zone_qp = kProbeFirstQp + k;
+      break;
+    }
+  }
+  // 3 qp less per doubling of the mean step above 2 samples (log2_16 144):
+  // positive for every act a plane can have (at most 2 * 32 * 256,
+  // log2_16 224).
+  if (act > 0)
+    q.measure = 16 * q.dead_zone_qp -
+                3 * std::max(0, log2_16(uint32_t(act)) - kProbeTextureFrom);
+  return q;
+}
+
+}  // namespace daedalus
