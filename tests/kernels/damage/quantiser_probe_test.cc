@@ -175,7 +175,10 @@ TEST(QuantiserProbe, TheEstimatorFindsACodersZeros) {
     EXPECT_GE(d.quantiser.zero_excess, 2 * kCodedGate) << q;
     EXPECT_GT(d.quantiser.dead_zone_qp, 0) << q;
     EXPECT_GT(d.quantiser.measure, 0) << q;
-    EXPECT_EQ(d.rung, dct_rung(d.quantiser, 0)) << q;
+    // Where the hysteresis holds it: at or above the rung the measure
+    // gives from 0, and a fixed point of the staircase.
+    EXPECT_GE(d.rung, dct_rung(d.quantiser, 0)) << q;
+    EXPECT_EQ(dct_rung(d.quantiser, d.rung), d.rung) << q;
     // Probed on a grid beside the coder's, the zeros are not there.
     ProbeCounts beside;
     for (int f = 0; f < 8; f++) probe_zeros(image.frame().planes[0], 5, 7, f, &beside);
@@ -198,31 +201,52 @@ TEST(QuantiserProbe, UncodedPicturesStayOnRungZero) {
   }
 }
 
+// Up from rung 0: as many rungs as starts at or under the measure (equal
+// starts are rungs the fit used for no clip: they are passed together).
+int rungs_up_to(int measure) {
+  int n = 0;
+  for (int start : kDctRungStart) n += measure >= start;
+  return n;
+}
+
 TEST(QuantiserProbe, RungStaircaseWithGateAndHysteresis) {
+  for (int i = 0; i + 1 < kDctRungs - 1; i++)
+    EXPECT_LE(kDctRungStart[i], kDctRungStart[i + 1]);
+  const int first = kDctRungStart[0];
+  ASSERT_GT(rungs_up_to(first), 0);
   QuantiserEstimate q;
   q.zero_excess = kCodedGate;
-  q.measure = kDctRungStart[0] - 1;
+  q.measure = first - 1;
   EXPECT_EQ(dct_rung(q, 0), 0);
-  q.measure = kDctRungStart[0];
-  EXPECT_EQ(dct_rung(q, 0), 1);
-  q.zero_excess = kCodedGate - 1;  // shut from rung 0; open from rung 1
+  q.measure = first;
+  EXPECT_EQ(dct_rung(q, 0), rungs_up_to(first));
+  // The gate: shut from rung 0 under kCodedGate, open from a rung above 0
+  // down to 3/4 of it.
+  q.zero_excess = kCodedGate - 1;
   EXPECT_EQ(dct_rung(q, 0), 0);
-  EXPECT_EQ(dct_rung(q, 1), 1);
+  EXPECT_EQ(dct_rung(q, 1), rungs_up_to(first));
+  q.zero_excess = kCodedGate - (kCodedGate >> 2);
+  EXPECT_GT(dct_rung(q, 1), 0);
   q.zero_excess = kCodedGate - (kCodedGate >> 2) - 1;
-  EXPECT_EQ(dct_rung(q, 1), 0);
+  EXPECT_EQ(dct_rung(q, kDctRungs - 1), 0);
   q.zero_excess = kCodedGate;
-  // Down only a qp (16) under the rung's start.
-  const int top = kDctRungStart[kDctRungs - 2];
   q.measure = 1 << 20;
   EXPECT_EQ(dct_rung(q, 0), kDctRungs - 1);
+  // Down only a qp (16) under the rung's start.
+  const int top = kDctRungStart[kDctRungs - 2];
   q.measure = top - 16;
   EXPECT_EQ(dct_rung(q, kDctRungs - 1), kDctRungs - 1);
   q.measure = top - 17;
   EXPECT_LT(dct_rung(q, kDctRungs - 1), kDctRungs - 1);
+  // Every rung holds at its start less 16 and leaves under it.
+  for (int rung = 1; rung < kDctRungs; rung++) {
+    q.measure = kDctRungStart[rung - 1] - 16;
+    EXPECT_EQ(dct_rung(q, rung), rung) << rung;
+    q.measure = kDctRungStart[rung - 1] - 17;
+    EXPECT_LT(dct_rung(q, rung), rung) << rung;
+  }
   q.measure = 0;
   EXPECT_EQ(dct_rung(q, kDctRungs - 1), 0);
-  for (int i = 0; i + 1 < kDctRungs - 1; i++)
-    EXPECT_LE(kDctRungStart[i], kDctRungStart[i + 1]);
 }
 
 // The probe's counts start over where the grid's origin moves: the same
@@ -233,13 +257,15 @@ TEST(QuantiserProbe, AMovedGridStartsTheCountsOver) {
   for (int f = 0; f < 6; f++) e.add_frame(a.frame());
   // The step profiles decay slowly: feed b until they find its grid.
   int frames = 0;
-  while (e.estimate().luma.offset_x % 8 != 6 && frames < 40) {
+  while ((e.estimate().luma.offset_x % 8 != 6 ||
+          e.estimate().luma.offset_y % 8 != 2) &&
+         frames < 40) {
     e.add_frame(b.frame());
     frames++;
   }
   ASSERT_EQ(e.estimate().luma.offset_x % 8, 6);
   ASSERT_EQ(e.estimate().luma.offset_y % 8, 2);
-  // The frame that moved the grid was the probe's frame 0: two more make
+  // The frame that moved the grid last was the probe's frame 0: two more make
   // three, as three make for a fresh estimator.
   for (int f = 0; f < 2; f++) e.add_frame(b.frame());
   for (int f = 0; f < 3; f++) fresh.add_frame(b.frame());
