@@ -346,10 +346,11 @@ std::vector<Result> run_all(const Options& o) {
 }
 
 // --damage: the damage estimator's pass over a frame (issue 16: at most 10 %
-// of the element's own cpu time per 1080p frame) on the scalar reference and
+// of the element's own cpu time per 1080p frame): the scalar reference of the
+// step profiles, and the whole estimate (profiles, grid, quantiser probe) on
 // each Highway target, next to what the chain costs at the strongest auto
-// setting (deblock qp 42 bs 1 block-size 8, then CDEF 15/2/6) on the cpu
-// backend, 1 thread, best target.
+// setting (strongest_damage(): deblock mode=dct qp 50 at 8 shifts, then
+// CDEF 15/2/6) on the cpu backend, 1 thread, best target.
 void run_damage(const Options& o) {
   std::mt19937 gen(1234);
   const FrameJob deblock = deblock_job(auto_deblock_params(strongest_damage()));

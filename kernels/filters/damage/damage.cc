@@ -20,7 +20,7 @@ const int kDamageLevelStart[kDamageLevels - 1] = {7,   26,  36,  566,
 // The dct ladder's staircase on the quantiser measure (1/16 qp): the
 // lowest measure of a corpus clip the fit put on each rung (docs/
 // estimator.md; equal starts: rungs the fit used for no clip).
-const int kDctRungStart[kDctRungs - 1] = {416, 416, 416, 442, 487, 487,
+const int kDctRungStart[kDctRungs - 1] = {416, 416, 416, 445, 487, 487,
                                           487, 496, 501, 512, 544, 575,
                                           585, 588, 648, 652, 652};
 

@@ -31,17 +31,17 @@ const MagnitudeBins& magnitude_bins() {
 }
 
 // One set of blocks (grid lines at ox, oy mod 8): histogram of the AC
-// magnitudes' bins, then cumulated into `out`.
-void count_set(const ConstPlane& luma, int ox, int oy, int frame,
+// magnitudes' bins, then cumulated into `out`. Luma samples are contiguous
+// (step 1) in every format the elements accept.
+void count_set(const ConstPlane& luma, int ox, int oy, int frame, int period,
                ZeroCounts* out) {
   const MagnitudeBins& bins = magnitude_bins();
   uint32_t histogram[kProbeBins + 1] = {};
   int16_t c[64];
   for (int j = 0; oy + 8 * j + 8 <= luma.height; j++) {
-    // The first i of this row with (i + j + frame) % kProbeSampling == 0.
-    const int first = (kProbeSampling - (j + frame) % kProbeSampling) %
-                      kProbeSampling;
-    for (int i = first; ox + 8 * i + 8 <= luma.width; i += kProbeSampling) {
+    // The first i of this row with (i + j + frame) % period == 0.
+    const int first = (period - (j + frame) % period) % period;
+    for (int i = first; ox + 8 * i + 8 <= luma.width; i += period) {
       dct8x8_forward(luma.row(oy + 8 * j) + (ox + 8 * i) * luma.step,
                      luma.stride, c);
       for (int k = 1; k < 64; k++) histogram[bins.bin[std::abs(c[k])]]++;
@@ -57,10 +57,19 @@ void count_set(const ConstPlane& luma, int ox, int oy, int frame,
 
 }  // namespace
 
+int probe_period(int width, int height) {
+  const int64_t blocks = int64_t(width / 8) * (height / 8);
+  int period = 1;
+  while (blocks > int64_t(kProbeBlocks) * period) period *= 2;
+  return period;
+}
+
 void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y, int frame,
                  ProbeCounts* counts) {
-  count_set(luma, origin_x, origin_y, frame, &counts->on);
-  count_set(luma, (origin_x + 4) % 8, (origin_y + 4) % 8, frame, &counts->off);
+  const int period = probe_period(luma.width, luma.height);
+  count_set(luma, origin_x, origin_y, frame, period, &counts->on);
+  count_set(luma, (origin_x + 4) % 8, (origin_y + 4) % 8, frame, period,
+            &counts->off);
 }
 
 int log2_16(uint32_t x) {

@@ -72,8 +72,13 @@ BlockGrid find_block_grid(const StepProfile& profile);
 inline constexpr int kProbeFirstQp = 16;
 inline constexpr int kProbeBins = 48;  // qp 16..63
 // Block (i, j) of a set is transformed in the probe's frame f when
-// (i + j + f) % kProbeSampling == 0: an eighth of the blocks a frame.
-inline constexpr int kProbeSampling = 8;
+// (i + j + f) % probe_period(w, h) == 0: about kProbeBlocks blocks a set
+// and frame, whatever the size, which keeps the probe's cost a fixed few
+// tenths of a millisecond.
+inline constexpr int kProbeBlocks = 1024;
+
+// The smallest power of two P with (w / 8) * (h / 8) <= kProbeBlocks * P.
+int probe_period(int width, int height);
 
 struct ZeroCounts {
   // below[k]: AC coefficients with |c| <= dct_threshold(kProbeFirstQp + k)

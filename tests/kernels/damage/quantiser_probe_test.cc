@@ -66,35 +66,45 @@ TEST(QuantiserProbe, NoExcessNoDeadZone) {
   EXPECT_EQ(estimate_quantiser(c, 256).zero_excess, 0);
 }
 
+TEST(QuantiserProbe, PeriodKnownAnswers) {
+  EXPECT_EQ(probe_period(7, 7), 1);          // no whole block
+  EXPECT_EQ(probe_period(64, 48), 1);
+  EXPECT_EQ(probe_period(256, 256), 1);      // 1024 blocks
+  EXPECT_EQ(probe_period(264, 256), 2);      // 1056
+  EXPECT_EQ(probe_period(1040, 264), 8);     // 4290
+  EXPECT_EQ(probe_period(1920, 1080), 32);   // 32400
+  EXPECT_EQ(probe_period(3840, 2160), 128);  // 129600
+}
+
 // Constant 8x8 blocks on a grid at (3, 5): on it every AC coefficient is
-// exactly 0; off it the blocks straddle four constants. A 64x48 plane has
-// 7 x 5 whole blocks in either set; frame f probes those with
-// (i + j + f) % 8 == 0, and 8 frames probe each block once.
+// exactly 0; off it the blocks straddle four constants. A 1040x264 plane
+// (period 8) has 129 x 32 whole blocks on the grid and 129 x 32 off it
+// (lines at 7, 1); frame f probes those with (i + j + f) % 8 == 0, and 8
+// frames probe each block once.
 TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
-  Image image(PixelFormat::GRAY8, 64, 48, 3);
+  Image image(PixelFormat::GRAY8, 1040, 264, 3);
   test::fill(image, [](int, int x, int y) {
     const int bx = (x + 5) / 8, by = (y + 3) / 8;  // lines at x = 3, y = 5
     return uint8_t((bx * 37 + by * 91) % 200 + 20);
   });
   const ConstPlane luma = image.frame().planes[0];
+  ASSERT_EQ(probe_period(luma.width, luma.height), 8);
   int blocks = 0;
   for (int f = 0; f < 8; f++) {
     ProbeCounts c;
     probe_zeros(luma, 3, 5, f, &c);
     int expected = 0;
-    for (int j = 0; j < 5; j++)
-      for (int i = 0; i < 7; i++) expected += (i + j + f) % 8 == 0;
+    for (int j = 0; j < 32; j++)
+      for (int i = 0; i < 129; i++) expected += (i + j + f) % 8 == 0;
     EXPECT_EQ(c.on.total, uint32_t(63 * expected)) << f;
     EXPECT_EQ(c.off.total, uint32_t(63 * expected)) << f;
     for (int k = 0; k < kProbeBins; k++) EXPECT_EQ(c.on.below[k], c.on.total);
-    if (expected > 0) {
-      EXPECT_LT(c.off.below[0], c.off.total) << f;
-    }
+    EXPECT_LT(c.off.below[0], c.off.total) << f;
     for (int k = 1; k < kProbeBins; k++)
       EXPECT_GE(c.off.below[k], c.off.below[k - 1]);
     blocks += expected;
   }
-  EXPECT_EQ(blocks, 35);
+  EXPECT_EQ(blocks, 129 * 32);
   ProbeCounts tiny;
   Image one(PixelFormat::GRAY8, 7, 7, 0);
   probe_zeros(one.frame().planes[0], 0, 0, 0, &tiny);
@@ -134,7 +144,7 @@ Image coded(int q, int ox, int oy, uint32_t salt) {
 // included), origins and frames.
 TEST(QuantiserProbe, CountsMatchTheSpec) {
   std::mt19937 gen = test::rng(11);
-  std::uniform_int_distribution<int> size(1, 70), origin(0, 7), frame(0, 20);
+  std::uniform_int_distribution<int> size(1, 300), origin(0, 7), frame(0, 20);
   for (int round = 0; round < 40; round++) {
     Image image(PixelFormat::GRAY8, size(gen), size(gen), origin(gen));
     test::fill_random(image, gen);
@@ -147,7 +157,7 @@ TEST(QuantiserProbe, CountsMatchTheSpec) {
       ZeroCounts want;
       for (int j = 0; y0 + 8 * j + 8 <= luma.height; j++) {
         for (int i = 0; x0 + 8 * i + 8 <= luma.width; i++) {
-          if ((i + j + f) % kProbeSampling != 0) continue;
+          if ((i + j + f) % probe_period(luma.width, luma.height) != 0) continue;
           int16_t coef[64];
           dct8x8_forward(luma.row(y0 + 8 * j) + x0 + 8 * i, luma.stride, coef);
           for (int a = 1; a < 64; a++)
