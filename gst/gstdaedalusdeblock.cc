@@ -40,9 +40,10 @@
  * dct uses qp, chroma-qp-offset and shifts).
  *
  * By default (#GstDaedalusDeblock:auto-strength) the element measures the
- * blocking in the stream and sets every other filter property itself:
- * clean video passes through, blocky video is filtered on the grid it
- * finds; the properties read back what the last frame used, and a
+ * blocking and the coder's quantiser in the stream and sets every other
+ * filter property itself: clean video passes through, blocky video is
+ * filtered on the grid it finds (mode=dct where the quantiser shows, else
+ * mode=h264); the properties read back what the last frame used, and a
  * daedaluscdef further down takes the same estimate. Setting a filter
  * property by hand turns that off.
  *
@@ -299,7 +300,9 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
    * Sets every other property of the filter from the damage the element
    * measures in the stream (docs/spec.md, "Damage estimate and auto
    * strength"): clean input passes through, blocky input is deblocked on
-   * the grid found, at a qp that follows the blocking. Setting any of the
+   * the grid found, with mode=dct at a qp that follows the quantiser where
+   * the estimate finds one, else mode=h264 at a qp that follows the
+   * blocking. Setting any of the
    * filter's other properties turns it off; while on, they read back the
    * values the last frame used (before the first frame: the strongest
    * automatic setting). Each change of the estimate is posted as an

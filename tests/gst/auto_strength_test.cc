@@ -3,12 +3,14 @@
 // kernel library's estimate and settings frame by frame, a hand-set strength
 // honoured, the estimate observable (properties, element messages), resets
 // on flush and new caps, and a deblock ! cdef chain sharing one estimate.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "daedalus/auto_strength.h"
 #include "daedalus/backend.h"
+#include "daedalus/dct8.h"
 #include "element_tests.h"
 #include "test_util.h"
 // After the C++ headers: libcheck's macros (fail, ...) would break them.
@@ -32,6 +34,28 @@ GstBuffer* blocky_buffer(const GstVideoInfo& info, int step, int ox = 0,
                        texture * std::sin(x * 1.3 + y * 0.7)) +
                    ((bx + by) % 2 ? step : 0));
   });
+}
+
+// `buffer`'s luma as a DCT coder at qp `q` leaves it: each 8x8 block of
+// the grid at (ox, oy) transformed, its AC coefficients quantised with a
+// step one more than mode=dct's threshold for q, and transformed back.
+void code_luma(GstBuffer* buffer, const GstVideoInfo& info, int q, int ox,
+               int oy) {
+  GstVideoFrame frame;
+  fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READWRITE));
+  const Plane y = frame_view(frame).planes[0];
+  const int step = dct_threshold(q) + 1;
+  for (int by = oy; by + 8 <= y.height; by += 8) {
+    for (int bx = ox; bx + 8 <= y.width; bx += 8) {
+      int16_t c[64], res[64];
+      dct8x8_forward(y.row(by) + bx, y.stride, c);
+      for (int i = 1; i < 64; i++) c[i] = int16_t(c[i] / step * step);
+      vp9_idct8x8(c, res);
+      for (int i = 0; i < 64; i++)
+        y.at(bx + i % 8, by + i / 8) = uint8_t(std::clamp(128 + res[i], 0, 255));
+    }
+  }
+  gst_video_frame_unmap(&frame);
 }
 
 // What the kernel library estimates for the frames it is shown.
@@ -210,6 +234,41 @@ GST_START_TEST(test_output_follows_the_library_estimate) {
     fail_unless(filtered >= 4, "%s filtered only %d frames", factory, filtered);
     gst_harness_teardown(h);
   }
+}
+GST_END_TEST
+
+// Coded input (a DCT coder's zeros on its grid): the estimate's quantiser
+// picks a rung of the dct ladder, the element filters in mode=dct exactly
+// as the library does with those settings, and the properties read back
+// mode=dct and its shifts.
+GST_START_TEST(test_coded_input_gets_mode_dct) {
+  const GstVideoInfo info = video_info("I420", 256, 144);
+  GstHarness* h = new_harness("daedalusdeblock", "");
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  LibraryEstimate lib;
+  int dct_frames = 0;
+  for (int q : {40, 40, 44, 44, 40, 46}) {
+    GstBuffer* in = blocky_buffer(info, 0, 0, 0, 9);
+    code_luma(in, info, q, 3, 5);
+    const DamageEstimate e = lib.add(in, info);
+    const DeblockParams dp = auto_deblock_params(e);
+    GstBuffer* expected = expected_output(in, info, deblock_with(dp), true);
+    GstBuffer* out = push_and_pull(h, in);
+    fail_unless_equals_std_string(first_difference(expected, out, info), "");
+    fail_unless_equals_int(int_property(h->element, "qp"), dp.qp);
+    gint mode;
+    g_object_get(h->element, "mode", &mode, nullptr);
+    fail_unless_equals_int(mode, int(dp.mode));
+    if (e.rung > 0) {
+      fail_unless(dp.mode == DeblockMode::Dct);
+      fail_unless_equals_int(int_property(h->element, "shifts"), dp.shifts);
+      dct_frames++;
+    }
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+  }
+  fail_unless(dct_frames >= 4, "mode=dct on only %d frames", dct_frames);
+  gst_harness_teardown(h);
 }
 GST_END_TEST
 
@@ -445,6 +504,7 @@ Suite* auto_strength_suite() {
   tcase_add_test(tc, test_on_by_default);
   tcase_add_test(tc, test_clean_input_passes_through);
   tcase_add_test(tc, test_output_follows_the_library_estimate);
+  tcase_add_test(tc, test_coded_input_gets_mode_dct);
   tcase_add_test(tc, test_hand_set_strength_is_honoured);
   tcase_add_test(tc, test_estimate_is_posted);
   tcase_add_test(tc, test_flush_caps_and_discont_reset);
