@@ -53,7 +53,7 @@ QPS = (22, 26, 30, 34, 38, 42, 46, 48, 50, 51)
 SHIFTS = (4, 8, 16)
 CHAIN_QPS = (30, 38, 42, 46, 50)
 CDEF_RUNGS = (1, 4, 6)
-CODED_GATE = 3277  # kCodedGate, 1/65536
+CODED_GATE = 2000  # kCodedGate, 1/65536
 SHIFT_LADDERS = (4, 8, 16)
 
 

@@ -20,7 +20,7 @@ const int kDamageLevelStart[kDamageLevels - 1] = {7,   26,  36,  566,
 // The dct ladder's staircase on the quantiser measure (1/16 qp): the
 // lowest measure of a corpus clip the fit put on each rung (docs/
 // estimator.md; equal starts: rungs the fit used for no clip).
-const int kDctRungStart[kDctRungs - 1] = {416, 416, 416, 445, 487, 487,
+const int kDctRungStart[kDctRungs - 1] = {412, 412, 412, 445, 487, 487,
                                           487, 496, 501, 512, 544, 575,
                                           585, 588, 648, 652, 652};
 
@@ -202,14 +202,16 @@ void DamageEstimator::reset() {
 // The probe on the grid luma's profiles found (mod 8), after them.
 void DamageEstimator::add_probe(const ConstPlane& luma) {
   const int ox = estimate_.luma.offset_x % 8, oy = estimate_.luma.offset_y % 8;
+  const int halfway = estimate_.luma.spacing == 4 ? 2 : 4;
   if (probe_frames_ == 0 || ox != probe_origin_x_ || oy != probe_origin_y_ ||
-      luma.width != probe_width_ || luma.height != probe_height_) {
+      halfway != probe_halfway_ || luma.width != probe_width_ ||
+      luma.height != probe_height_) {
     probe_frames_ = 0;
-    probe_origin_x_ = ox, probe_origin_y_ = oy;
+    probe_origin_x_ = ox, probe_origin_y_ = oy, probe_halfway_ = halfway;
     probe_width_ = luma.width, probe_height_ = luma.height;
   }
   probe_frame_ = ProbeCounts();
-  probe_zeros(luma, ox, oy, probe_frames_, &probe_frame_);
+  probe_zeros(luma, ox, oy, halfway, probe_frames_, &probe_frame_);
   if (probe_frames_ == 0)
     probe_ = probe_frame_;
   else

@@ -64,12 +64,12 @@ int probe_period(int width, int height) {
   return period;
 }
 
-void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y, int frame,
-                 ProbeCounts* counts) {
+void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y,
+                 int halfway, int frame, ProbeCounts* counts) {
   const int period = probe_period(luma.width, luma.height);
   count_set(luma, origin_x, origin_y, frame, period, &counts->on);
-  count_set(luma, (origin_x + 4) % 8, (origin_y + 4) % 8, frame, period,
-            &counts->off);
+  count_set(luma, (origin_x + halfway) % 8, (origin_y + halfway) % 8, frame,
+            period, &counts->off);
 }
 
 int log2_16(uint32_t x) {

@@ -91,9 +91,11 @@ struct ProbeCounts {
 };
 
 // Adds the probed blocks of `luma` in the probe's frame `frame` to
-// `counts`, the grid's lines at x = origin_x, y = origin_y (mod 8).
-void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y, int frame,
-                 ProbeCounts* counts);
+// `counts`: "on" has the grid's lines at x = origin_x, y = origin_y (mod
+// 8), "off" `halfway` samples further (4, or 2 where the grid's spacing
+// is 4: halfway between its lines).
+void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y,
+                 int halfway, int frame, ProbeCounts* counts);
 
 struct QuantiserEstimate {
   int zero_excess = 0;   // max over k of D(k), in 1/65536
@@ -147,9 +149,10 @@ inline constexpr int kDamageHysteresisShift = 2;  // 1/4 of the threshold
 int damage_level(int measure, int previous_level);
 
 // The probe's gate: a zero_excess from this (1/65536) on means the frame
-// was coded on the found grid (clean clips of the corpus reach 66, coded
-// ones 4600 and more). Once passed, it holds down to 3/4 of it.
-inline constexpr int kCodedGate = 3277;  // 0.05
+// was coded on the found grid (clean clips of the corpus reach 366; MPEG
+// and MJPEG ones 5000 and more, H.264 ones 1000 to 6000). Once passed, it
+// holds down to 3/4 of it.
+inline constexpr int kCodedGate = 2000;  // 0.03
 
 // The dct ladder (kernels/tuning/auto_strength.cc): rung k from the
 // quantiser measure kDctRungStart[k - 1] on; going down a rung needs the
@@ -184,9 +187,9 @@ class DamageEstimator {
   StepProfile frame_;       // scratch: one plane of the last frame
   ProbeCounts probe_;       // running, on the grid origin below
   ProbeCounts probe_frame_;  // scratch: the last frame's
-  // Where probe_ was counted: a change of grid origin or plane size starts
-  // it over.
-  int probe_origin_x_ = -1, probe_origin_y_ = -1;
+  // Where probe_ was counted: a change of grid origin, halfway offset or
+  // plane size starts it over.
+  int probe_origin_x_ = -1, probe_origin_y_ = -1, probe_halfway_ = 0;
   int probe_width_ = 0, probe_height_ = 0;
   int probe_frames_ = 0;  // folded into probe_ since it started
   DamageEstimate estimate_;

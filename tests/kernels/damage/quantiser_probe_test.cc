@@ -92,7 +92,7 @@ TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
   int blocks = 0;
   for (int f = 0; f < 8; f++) {
     ProbeCounts c;
-    probe_zeros(luma, 3, 5, f, &c);
+    probe_zeros(luma, 3, 5, 4, f, &c);
     int expected = 0;
     for (int j = 0; j < 32; j++)
       for (int i = 0; i < 129; i++) expected += (i + j + f) % 8 == 0;
@@ -107,7 +107,7 @@ TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
   EXPECT_EQ(blocks, 129 * 32);
   ProbeCounts tiny;
   Image one(PixelFormat::GRAY8, 7, 7, 0);
-  probe_zeros(one.frame().planes[0], 0, 0, 0, &tiny);
+  probe_zeros(one.frame().planes[0], 0, 0, 4, 0, &tiny);
   EXPECT_EQ(tiny.on.total, 0u);
   EXPECT_EQ(estimate_quantiser(tiny, 256).zero_excess, 0);
 }
@@ -150,10 +150,11 @@ TEST(QuantiserProbe, CountsMatchTheSpec) {
     test::fill_random(image, gen);
     const ConstPlane luma = image.frame().planes[0];
     const int ox = origin(gen), oy = origin(gen), f = frame(gen);
+    const int halfway = gen() % 2 ? 4 : 2;
     ProbeCounts c;
-    probe_zeros(luma, ox, oy, f, &c);
+    probe_zeros(luma, ox, oy, halfway, f, &c);
     for (auto [set, x0, y0] : {std::tuple{&c.on, ox, oy},
-                               std::tuple{&c.off, (ox + 4) % 8, (oy + 4) % 8}}) {
+                               std::tuple{&c.off, (ox + halfway) % 8, (oy + halfway) % 8}}) {
       ZeroCounts want;
       for (int j = 0; y0 + 8 * j + 8 <= luma.height; j++) {
         for (int i = 0; x0 + 8 * i + 8 <= luma.width; i++) {
@@ -191,7 +192,7 @@ TEST(QuantiserProbe, TheEstimatorFindsACodersZeros) {
     EXPECT_EQ(dct_rung(d.quantiser, d.rung), d.rung) << q;
     // Probed on a grid beside the coder's, the zeros are not there.
     ProbeCounts beside;
-    for (int f = 0; f < 8; f++) probe_zeros(image.frame().planes[0], 5, 7, f, &beside);
+    for (int f = 0; f < 8; f++) probe_zeros(image.frame().planes[0], 5, 7, 4, f, &beside);
     EXPECT_LT(estimate_quantiser(beside, 256).zero_excess, d.quantiser.zero_excess / 4) << q;
   }
 }
