@@ -237,12 +237,14 @@ class VulkanBackend final : public GpuBandBackend {
                             const int extent[3]) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    if (params.mode == DeblockMode::Dct)
-      return Status::error("internal: mode=dct has no GPU band");
+    const bool dct = params.mode == DeblockMode::Dct;
+    const bool rows = pass == vk::DeblockPass::VerticalEdges;
+    if (dct && !rows)
+      return Status::error("internal: mode=dct's GPU band is made of rows");
     const Clock::time_point t0 = Clock::now();
     // One pass from the staged band into the readback buffer: the other pass
-    // and the rest of the frame are the CPU's.
-    const bool rows = pass == vk::DeblockPass::VerticalEdges;
+    // and the rest of the frame are the CPU's. mode=dct's band is its whole
+    // output for the leading rows, from the rows below them too.
     struct Job {
       int input, output;
       DeblockPlaneParams pp;
@@ -260,16 +262,23 @@ class VulkanBackend final : public GpuBandBackend {
         continue;
       vk::Window window;
       (rows ? window.row_end : window.columns) = e;
-      jobs.push_back({stager_->input(frame, g, window),
+      const vk::Window source =
+          dct ? vk::dct_source_window(e, plane.height) : window;
+      jobs.push_back({stager_->input(frame, g, source),
                       stager_->output(frame, g, window), pp, e});
     }
     if (jobs.empty()) return no_work();
     DAEDALUS_TRY(stager_->upload());
     return start(t0, 0, int(jobs.size()), [&] {
-      for (const Job& j : jobs)
-        DAEDALUS_TRY(vk::record_deblock(*batch_, stager_->plane(j.input),
-                                        stager_->plane(j.output), j.pp, pass,
-                                        j.extent));
+      for (const Job& j : jobs) {
+        const vk::GpuPlane& in = stager_->plane(j.input);
+        const vk::GpuPlane& out = stager_->plane(j.output);
+        DAEDALUS_TRY(
+            dct ? vk::record_deblock_dct(
+                      *batch_, in, out, j.pp, j.extent,
+                      vk::dct_source_window(j.extent, out.height).row_end)
+                : vk::record_deblock(*batch_, in, out, j.pp, pass, j.extent));
+      }
       return Status::ok();
     });
   }
