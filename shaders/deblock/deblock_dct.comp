@@ -118,8 +118,10 @@ void inverse(inout int t[8]) {
 uint pack2(int lo, int hi) { return (uint(lo) & 0xffffu) | (uint(hi) << 16); }
 int half_of(uint word, int h) { return bitfieldExtract(int(word), 16 * h, 16); }
 
-// docs/spec.md's refl(t, n) for t >= -16 n.
+// docs/spec.md's refl(t, n) for t >= -16 n; most samples lie inside the
+// plane and skip the division (V3D has no integer divider).
 int refl(int t, int n) {
+  if (uint(t) < uint(n)) return t;
   const int m = (t + 16 * n) % (2 * n);
   return m < n ? m : 2 * n - 1 - m;
 }
@@ -132,7 +134,7 @@ int staged(int c, int y, int x) {
 const int SPREAD[8] = int[8](0, 4, 2, 6, 1, 5, 3, 7);
 ivec2 shift_of(int k) {
   if (pc.shifts <= 8) {
-    const int m = 8 / pc.shifts;
+    const int m = 8 >> findMSB(pc.shifts);
     return ivec2((3 * m * k) & 7, m * k);
   }
   const int b = k & 7;
