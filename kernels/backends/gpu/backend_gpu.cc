@@ -144,7 +144,7 @@ class VulkanBackend final : public GpuBandBackend {
     // output; a frame in a GpuBuffer is first copied into the scratch
     // (`mid`), which is then its `in`: in place, a block reads samples its
     // neighbours write, and a group's output may share the buffer another
-    // group reads.
+    // group reads. Only those have a scratch plane.
     struct Planes {
       vk::GpuPlane in, mid, out;
       bool copy_in;
@@ -160,13 +160,16 @@ class VulkanBackend final : public GpuBandBackend {
       p.in =
           !dct && (p.copy_in || out_in_place) ? p.out : stager_->plane(j.input);
       p.mid = p.out;
-      p.mid.stride = (p.out.width * p.out.step + 3) & ~3;
-      p.mid.offset = int32_t(scratch_size);
-      scratch_size += (VkDeviceSize(p.mid.stride) * p.mid.height + 63) & ~63;
+      if (!dct || p.copy_in) {
+        p.mid.stride = (p.out.width * p.out.step + 3) & ~3;
+        p.mid.offset = int32_t(scratch_size);
+        scratch_size += (VkDeviceSize(p.mid.stride) * p.mid.height + 63) & ~63;
+      }
       planes.push_back(p);
       in_place += out_in_place;
     }
-    if (!deblock_scratch_ || deblock_scratch_->size() < scratch_size) {
+    if (scratch_size > 0 &&
+        (!deblock_scratch_ || deblock_scratch_->size() < scratch_size)) {
       deblock_scratch_.reset();
       DAEDALUS_TRY(vk::Buffer::create(context_, scratch_size,
                                       vk::MemoryUse::Upload, &deblock_scratch_));
@@ -176,7 +179,7 @@ class VulkanBackend final : public GpuBandBackend {
       bool copies = false;
       for (size_t i = 0; i < jobs.size(); i++) {
         Planes& p = planes[i];
-        p.mid.buffer = deblock_scratch_->get();
+        if (scratch_size > 0) p.mid.buffer = deblock_scratch_->get();
         if (!p.copy_in) continue;
         if (dct) p.in = p.mid;
         DAEDALUS_TRY(vk::record_mc(*batch_, dct ? p.mid : p.out,
