@@ -200,7 +200,7 @@ void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
                            ThreadPool* pool) {
   DeblockPlaneParams pp[3];
   int rows[3] = {0, 0, 0}, left[3] = {0, 0, 0};
-  bool whole = true;
+  bool whole = true, any = false;
   size_t bytes = 0;
   for (int p = 0; p < view.num_planes; p++) {
     pp[p] = deblock_plane_params(params, p > 0, false);
@@ -209,8 +209,10 @@ void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
     rows[p] = plane.height;
     left[p] = std::max(0, plane.height - first[p]);
     whole &= first[p] == 0;
+    any |= left[p] > 0;
     bytes += size_t(plane.width) * plane.height;
   }
+  if (!any) return;
   if (whole && (!pool || pool->threads() == 1)) {
     for (int p = 0; p < view.num_planes; p++)
       if (rows[p])
