@@ -261,8 +261,9 @@ TEST_F(Hybrid, DeblockGridOffsets) {
 }
 
 // A grid origin past luma's last column (or row) empties luma's view but not
-// chroma's: chroma is still filtered, at every share (the GPU's band was
-// once started only for luma's rows, and chroma's went unfiltered).
+// chroma's: chroma is still filtered, at every share and in every mode (the
+// GPU's band was once started only for luma's rows, and chroma's went
+// unfiltered).
 TEST_F(Hybrid, DeblockGridOriginPastLuma) {
   std::mt19937 gen = test::rng(19);
   int changed = 0;
@@ -272,7 +273,7 @@ TEST_F(Hybrid, DeblockGridOriginPastLuma) {
       for (bool columns : {true, false})
         for (DeblockParams p :
              {DeblockParams{.qp = 51, .bs = 4, .block_size = 8},
-              test::vp9_params(40, 0, 8)}) {
+              test::vp9_params(40, 0, 8), test::dct_params(51, 4)}) {
           // Luma 7 samples wide (or high) with the origin at 7: luma's view
           // is empty; chroma's is 1 sample wide (4 - 3) and 20 or 40 long,
           // with edges across it at 8, 16, ...
