@@ -83,12 +83,24 @@ class Hybrid final : public HybridBackend {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
     begin_frame();
-    // mode=dct has no GPU kernel: the CPU threads filter the whole frame.
-    if (params.mode == DeblockMode::Dct) {
-      deblock_frame(deblock_, whole, params, pool());
-      return Status::ok();
-    }
     const Frame frame = deblock_grid_view(whole, params);
+    // mode=dct is one phase by rows: the GPU's leading rows and the CPU's
+    // rest both read the frame's samples, which the GPU's output replaces
+    // only once the CPU is done.
+    if (params.mode == DeblockMode::Dct) {
+      int rows[3];
+      per_plane(frame, leading(stats_.share, frame.planes[0].height), false,
+                rows);
+      return phase(
+          rows[0] > 0 || rows[1] > 0 || rows[2] > 0,
+          [&] {
+            return gpu_->start_deblock_band(frame, params,
+                                            DeblockPass::VerticalEdges, rows);
+          },
+          [&] {
+            deblock_dct_rows_from(deblock_, frame, params, rows, pool());
+          });
+    }
     // Pass 1 by rows; pass 2, which reads pass 1's output of every row, by
     // columns. Each pass is a phase: at its end the frame holds both sides'
     // output.

@@ -1,9 +1,12 @@
 // daedalusdeblock mode=dct: the common element checks with DCT-domain
-// re-quantisation (its passthrough decisions: deblock_test.cc). It has no
-// Vulkan kernel yet: the gpu and hybrid backends compute it on the CPU, so
-// the checks of GPU behaviour are left out.
+// re-quantisation (its passthrough decisions: deblock_test.cc), and the gpu
+// backend's bytes against the cpu backend's over every format, shift count
+// and a spread of strengths.
+#include <string>
+
 #include "daedalus/deblock.h"
 #include "element_tests.h"
+#include "test_util.h"
 
 namespace daedalus::gsttest {
 namespace {
@@ -30,10 +33,61 @@ const ElementSpec kSpec = {
                    "mode=dct shifts=2",
                    {0, 30, 51},
                    [](double qp) { return deblock_with(dct(int(qp), 2)); }},
-    .gpu_kernel = false,
 };
 
-Suite* daedalusdeblock_dct_suite() { return element_suite(&kSpec); }
+// One format, every shift count, each at a qp of the spread (16: the
+// lowest threshold) and a size of its own (1x1, odd, tile edges): the same
+// frame through backend=cpu and backend=gpu gives the same bytes, padding
+// included.
+GST_START_TEST(test_gpu_gives_the_cpu_bytes) {
+  if (!create_backend(BackendKind::Gpu, nullptr) ||
+      !create_backend(BackendKind::Cpu, nullptr))
+    return;
+  ValidationWatch watch;
+  const char* format = kFormats[__i__];
+  const int shifts[] = {1, 2, 4, 8, 16, 32, 64};
+  const int qps[] = {16, 30, 44, 51, 23, 37, 48};
+  const int sizes[][2] = {{1, 1},  {17, 9},  {33, 65}, {64, 36},
+                          {7, 31}, {95, 33}, {40, 2}};
+  std::mt19937 gen = rng(100 + __i__);
+  int changed = 0;
+  for (int k = 0; k < 7; k++) {
+    const std::string props =
+        "mode=dct qp=" + std::to_string(qps[k]) +
+        " shifts=" + std::to_string(shifts[k]) +
+        " chroma-qp-offset=4 grid-x=" + std::to_string(k) +
+        " grid-y=" + std::to_string(2 * k);
+    GstVideoInfo info = video_info(format, sizes[k][0], sizes[k][1]);
+    GstBuffer* in = random_buffer(info, gen);
+    GstBuffer* out[2];
+    const char* backends[] = {"cpu", "gpu"};
+    for (int b = 0; b < 2; b++) {
+      GstHarness* h = new_harness("daedalusdeblock",
+                                  (props + " backend=" + backends[b]).c_str());
+      gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+      out[b] = push_and_pull(h, gst_buffer_copy_deep(in));
+      fail_unless_equals_std_string(active_backend(h->element), backends[b]);
+      gst_harness_teardown(h);
+    }
+    fail_unless(same_bytes(out[0], out[1]), "%s %dx%d %s: %s", format,
+                sizes[k][0], sizes[k][1], props.c_str(),
+                first_difference(out[0], out[1], info).c_str());
+    changed += !same_bytes(in, out[0]);
+    for (GstBuffer* b : {in, out[0], out[1]}) gst_buffer_unref(b);
+  }
+  // Random frames at qp 44 and up (thresholds 112 and up) always change.
+  fail_unless(changed >= 3, "only %d frames changed", changed);
+  watch.check();
+}
+GST_END_TEST
+
+Suite* daedalusdeblock_dct_suite() {
+  Suite* s = element_suite(&kSpec);
+  TCase* tc = tcase_create("dct");
+  suite_add_tcase(s, tc);
+  tcase_add_loop_test(tc, test_gpu_gives_the_cpu_bytes, 0, kNumFormats);
+  return s;
+}
 
 }  // namespace
 }  // namespace daedalus::gsttest

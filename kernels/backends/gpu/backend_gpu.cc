@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cdef_vk.h"
+#include "deblock_dct_vk.h"
 #include "deblock_vk.h"
 #include "gpu_bands.h"
 #include "mc_vk.h"
@@ -104,15 +105,6 @@ class VulkanBackend final : public GpuBandBackend {
   // wait that timed out) may be using the staging buffers and the scratch,
   // and once its destructor has had the context watch it, the context's
   // DeferredRelease holds them until it has finished.
-  // mode=dct has no shader yet: the frame is filtered on the calling
-  // thread by the CPU's best implementation, so that this backend still
-  // gives every mode's output (docs/spec.md, status).
-  Status dct_on_cpu(const Frame& frame, const DeblockParams& params) {
-    if (!dct_dsp_.dct_rows) deblock_dsp_init(&dct_dsp_);
-    deblock_frame(dct_dsp_, frame, params);
-    return no_work();
-  }
-
   ~VulkanBackend() override { batch_.reset(); }
 
   BackendKind kind() const override { return BackendKind::Gpu; }
@@ -120,7 +112,7 @@ class VulkanBackend final : public GpuBandBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    if (params.mode == DeblockMode::Dct) return dct_on_cpu(whole, params);
+    const bool dct = params.mode == DeblockMode::Dct;
     const Frame frame = deblock_grid_view(whole, params);
     const Clock::time_point t0 = Clock::now();
     // Only the groups deblocking changes are staged; U and V share their
@@ -148,7 +140,11 @@ class VulkanBackend final : public GpuBandBackend {
     // upload copy (device-local where the device has such memory), or, when
     // the frame is in a GpuBuffer but its output is staged (unaligned rows,
     // or words shared with another group), the output after a copy from the
-    // frame (MC with a zero shift).
+    // frame (MC with a zero shift). mode=dct is one pass from `in` into the
+    // output; a frame in a GpuBuffer is first copied into the scratch
+    // (`mid`), which is then its `in`: in place, a block reads samples its
+    // neighbours write, and a group's output may share the buffer another
+    // group reads. Only those have a scratch plane.
     struct Planes {
       vk::GpuPlane in, mid, out;
       bool copy_in;
@@ -160,16 +156,20 @@ class VulkanBackend final : public GpuBandBackend {
       const bool out_in_place = stager_->in_place(j.output);
       Planes p;
       p.out = stager_->plane(j.output);
-      p.copy_in = stager_->in_place(j.input) && !out_in_place;
-      p.in = p.copy_in || out_in_place ? p.out : stager_->plane(j.input);
+      p.copy_in = stager_->in_place(j.input) && (dct || !out_in_place);
+      p.in =
+          !dct && (p.copy_in || out_in_place) ? p.out : stager_->plane(j.input);
       p.mid = p.out;
-      p.mid.stride = (p.out.width * p.out.step + 3) & ~3;
-      p.mid.offset = int32_t(scratch_size);
-      scratch_size += (VkDeviceSize(p.mid.stride) * p.mid.height + 63) & ~63;
+      if (!dct || p.copy_in) {
+        p.mid.stride = (p.out.width * p.out.step + 3) & ~3;
+        p.mid.offset = int32_t(scratch_size);
+        scratch_size += (VkDeviceSize(p.mid.stride) * p.mid.height + 63) & ~63;
+      }
       planes.push_back(p);
       in_place += out_in_place;
     }
-    if (!deblock_scratch_ || deblock_scratch_->size() < scratch_size) {
+    if (scratch_size > 0 &&
+        (!deblock_scratch_ || deblock_scratch_->size() < scratch_size)) {
       deblock_scratch_.reset();
       DAEDALUS_TRY(vk::Buffer::create(context_, scratch_size,
                                       vk::MemoryUse::Upload, &deblock_scratch_));
@@ -178,17 +178,25 @@ class VulkanBackend final : public GpuBandBackend {
     DAEDALUS_TRY(start(t0, in_place, int(jobs.size()) - in_place, [&] {
       bool copies = false;
       for (size_t i = 0; i < jobs.size(); i++) {
-        planes[i].mid.buffer = deblock_scratch_->get();
-        if (planes[i].copy_in) {
-          DAEDALUS_TRY(vk::record_mc(*batch_, planes[i].out,
-                                     stager_->plane(jobs[i].input), {},
-                                     McFilter::Regular, planes[i].out.height));
-          copies = true;
-        }
+        Planes& p = planes[i];
+        if (scratch_size > 0) p.mid.buffer = deblock_scratch_->get();
+        if (!p.copy_in) continue;
+        if (dct) p.in = p.mid;
+        DAEDALUS_TRY(vk::record_mc(*batch_, dct ? p.mid : p.out,
+                                   stager_->plane(jobs[i].input), {},
+                                   McFilter::Regular, p.out.height));
+        copies = true;
       }
       // A pass reads and writes different buffers, and groups never share a
       // word (the stager's rule for outputs): only passes need barriers.
       if (copies) batch_->barrier();
+      if (dct) {
+        for (size_t i = 0; i < jobs.size(); i++)
+          DAEDALUS_TRY(vk::record_deblock_dct(
+              *batch_, planes[i].in, planes[i].out, jobs[i].pp,
+              planes[i].out.height, planes[i].out.height));
+        return Status::ok();
+      }
       for (size_t i = 0; i < jobs.size(); i++)
         DAEDALUS_TRY(vk::record_deblock(
             *batch_, planes[i].in, planes[i].mid, jobs[i].pp,
@@ -232,12 +240,14 @@ class VulkanBackend final : public GpuBandBackend {
                             const int extent[3]) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    if (params.mode == DeblockMode::Dct)
-      return Status::error("internal: mode=dct has no GPU band");
+    const bool dct = params.mode == DeblockMode::Dct;
+    const bool rows = pass == vk::DeblockPass::VerticalEdges;
+    if (dct && !rows)
+      return Status::error("internal: mode=dct's GPU band is made of rows");
     const Clock::time_point t0 = Clock::now();
     // One pass from the staged band into the readback buffer: the other pass
-    // and the rest of the frame are the CPU's.
-    const bool rows = pass == vk::DeblockPass::VerticalEdges;
+    // and the rest of the frame are the CPU's. mode=dct's band is its whole
+    // output for the leading rows, from the rows below them too.
     struct Job {
       int input, output;
       DeblockPlaneParams pp;
@@ -255,16 +265,23 @@ class VulkanBackend final : public GpuBandBackend {
         continue;
       vk::Window window;
       (rows ? window.row_end : window.columns) = e;
-      jobs.push_back({stager_->input(frame, g, window),
+      const vk::Window source =
+          dct ? vk::dct_source_window(e, plane.height) : window;
+      jobs.push_back({stager_->input(frame, g, source),
                       stager_->output(frame, g, window), pp, e});
     }
     if (jobs.empty()) return no_work();
     DAEDALUS_TRY(stager_->upload());
     return start(t0, 0, int(jobs.size()), [&] {
-      for (const Job& j : jobs)
-        DAEDALUS_TRY(vk::record_deblock(*batch_, stager_->plane(j.input),
-                                        stager_->plane(j.output), j.pp, pass,
-                                        j.extent));
+      for (const Job& j : jobs) {
+        const vk::GpuPlane& in = stager_->plane(j.input);
+        const vk::GpuPlane& out = stager_->plane(j.output);
+        DAEDALUS_TRY(
+            dct ? vk::record_deblock_dct(
+                      *batch_, in, out, j.pp, j.extent,
+                      vk::dct_source_window(j.extent, out.height).row_end)
+                : vk::record_deblock(*batch_, in, out, j.pp, pass, j.extent));
+      }
       return Status::ok();
     });
   }
@@ -411,7 +428,6 @@ class VulkanBackend final : public GpuBandBackend {
   std::unique_ptr<vk::Batch> batch_;
   std::optional<vk::FrameStager> stager_;
   std::unique_ptr<vk::Buffer> deblock_scratch_;  // deblock's pass 1 output
-  DeblockDsp dct_dsp_;  // mode=dct's CPU rows (dct_on_cpu)
   std::optional<Pending> pending_;
   GpuDeviceInfo info_;
   GpuFrameStats stats_;

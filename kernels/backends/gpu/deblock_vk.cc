@@ -101,8 +101,10 @@ Status record_deblock_vp9(Batch& batch, const GpuPlane& src,
 
 bool deblock_changes_plane(const DeblockPlaneParams& pp, int width,
                            int height) {
+  // mode=dct has no edges: every sample is a block's.
   return deblock_plane_active(pp) && height > 0 && width > 0 &&
-         (edge_count(pp, width) > 0 || edge_count(pp, height) > 0);
+         (pp.mode == DeblockMode::Dct || edge_count(pp, width) > 0 ||
+          edge_count(pp, height) > 0);
 }
 
 Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,

@@ -13,7 +13,7 @@ namespace daedalus::vk {
 using daedalus::DeblockPass;
 
 // Whether deblocking with `pp` changes a plane of this size at all: the
-// plane is active and has an edge in either pass.
+// plane is active and has an edge in either pass (mode=dct: is not empty).
 bool deblock_changes_plane(const DeblockPlaneParams& pp, int width, int height);
 
 // Records one pass from `src` into `dst`: the same size and step, disjoint

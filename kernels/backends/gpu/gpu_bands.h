@@ -32,6 +32,9 @@ class GpuBandBackend : public GpuBackend {
   // or the horizontal edges of columns [0, extent[p]) on pass 1's output
   // (which the whole frame holds by then); a column band ends on a 4-byte
   // boundary (extent * step a multiple of 4) or at the plane's width.
+  // mode=dct has one pass, VerticalEdges: rows [0, extent[p]) of its output,
+  // from the frame's samples (the rows below the band included), which
+  // nobody may write before finish_band().
   virtual Status start_deblock_band(const Frame& frame,
                                     const DeblockParams& params,
                                     vk::DeblockPass pass,

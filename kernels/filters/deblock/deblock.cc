@@ -189,26 +189,31 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
             });
 }
 
-namespace {
-
-// mode=dct. One thread: each plane filtered in place (dct_rows reads every
-// row before it writes it). Several: bands would read rows their
-// neighbours write, so the planes are copied (into memory kept per calling
-// thread: a frame's worth, not allocated again for every frame) and the
+// One thread over whole planes: each plane filtered in place (dct_rows
+// reads every row before it writes it). Otherwise bands would read rows
+// their neighbours (or a GPU band) write, so the planes are copied (into
+// memory kept per calling thread: a frame's worth, not allocated again for
+// every frame; whole, as a small plane's mirror reaches every row) and the
 // bands read the copy.
-void deblock_dct_frame(const DeblockDsp& dsp, const Frame& view,
-                       const DeblockParams& params, ThreadPool* pool) {
+void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
+                           const DeblockParams& params, const int first[3],
+                           ThreadPool* pool) {
   DeblockPlaneParams pp[3];
-  int rows[3] = {0, 0, 0};
+  int rows[3] = {0, 0, 0}, left[3] = {0, 0, 0};
+  bool whole = true, any = false;
   size_t bytes = 0;
   for (int p = 0; p < view.num_planes; p++) {
     pp[p] = deblock_plane_params(params, p > 0, false);
     const Plane& plane = view.planes[p];
     if (!deblock_plane_active(pp[p]) || plane.width == 0) continue;
     rows[p] = plane.height;
+    left[p] = std::max(0, plane.height - first[p]);
+    whole &= first[p] == 0;
+    any |= left[p] > 0;
     bytes += size_t(plane.width) * plane.height;
   }
-  if (!pool || pool->threads() == 1) {
+  if (!any) return;
+  if (whole && (!pool || pool->threads() == 1)) {
     for (int p = 0; p < view.num_planes; p++)
       if (rows[p])
         dsp.dct_rows(view.planes[p], view.planes[p], pp[p], 0, rows[p]);
@@ -233,20 +238,19 @@ void deblock_dct_frame(const DeblockDsp& dsp, const Frame& view,
                   for (int x = 0; x < plane.width; x++) out[x] = plane.at(x, y);
               }
             });
-  run_bands(pool, std::span(rows, view.num_planes), 8,
+  run_bands(pool, std::span(left, view.num_planes), 8,
             [&](int p, int begin, int end) {
-              dsp.dct_rows(src[p], view.planes[p], pp[p], begin, end);
+              dsp.dct_rows(src[p], view.planes[p], pp[p], first[p] + begin,
+                           first[p] + end);
             });
 }
-
-}  // namespace
 
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool) {
   const int whole[3] = {0, 0, 0};
   const Frame view = deblock_grid_view(frame, params);
   if (params.mode == DeblockMode::Dct) {
-    deblock_dct_frame(dsp, view, params, pool);
+    deblock_dct_rows_from(dsp, view, params, whole, pool);
     return;
   }
   deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);

@@ -179,4 +179,13 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
                   const DeblockParams& params, DeblockPass pass,
                   const int first[3], ThreadPool* pool);
 
+// mode=dct over rows [first[p], height) of each plane of a grid view (the
+// caller applies the grid offset), from the samples the planes hold on entry
+// (a backend that gives the leading rows of a frame to a GPU runs the rest
+// here, and writes the GPU's rows afterwards). The two channels of
+// interleaved chroma must have the same `first`.
+void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& frame,
+                           const DeblockParams& params, const int first[3],
+                           ThreadPool* pool);
+
 }  // namespace daedalus

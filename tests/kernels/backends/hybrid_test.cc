@@ -1,7 +1,8 @@
 // The hybrid backend (backend_hybrid.h) against the scalar reference:
 // bit-exact for every element and format, odd sizes and strides, guard
 // bytes, and shares that give a side everything, nothing, or a band whose
-// edge falls mid-plane (odd rows, mid block rows, deblock's column split).
+// edge falls mid-plane (odd rows, mid block rows, deblock's column split,
+// mode=dct's blocks across the band edge).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -260,8 +261,9 @@ TEST_F(Hybrid, DeblockGridOffsets) {
 }
 
 // A grid origin past luma's last column (or row) empties luma's view but not
-// chroma's: chroma is still filtered, at every share (the GPU's band was
-// once started only for luma's rows, and chroma's went unfiltered).
+// chroma's: chroma is still filtered, at every share and in every mode (the
+// GPU's band was once started only for luma's rows, and chroma's went
+// unfiltered).
 TEST_F(Hybrid, DeblockGridOriginPastLuma) {
   std::mt19937 gen = test::rng(19);
   int changed = 0;
@@ -271,7 +273,7 @@ TEST_F(Hybrid, DeblockGridOriginPastLuma) {
       for (bool columns : {true, false})
         for (DeblockParams p :
              {DeblockParams{.qp = 51, .bs = 4, .block_size = 8},
-              test::vp9_params(40, 0, 8)}) {
+              test::vp9_params(40, 0, 8), test::dct_params(51, 4)}) {
           // Luma 7 samples wide (or high) with the origin at 7: luma's view
           // is empty; chroma's is 1 sample wide (4 - 3) and 20 or 40 long,
           // with edges across it at 8, 16, ...
@@ -313,14 +315,31 @@ TEST_F(Hybrid, DeblockVp9EveryFormatSizeAndShare) {
   EXPECT_GE(changed, 300);
 }
 
-// mode=dct, which the CPU side runs whole (no GPU kernel yet): every share
-// gives the reference's output.
-TEST_F(Hybrid, DeblockDctRunsOnTheCpu) {
+// mode=dct: the GPU's leading rows and the CPU's rest, both read from the
+// frame's samples (blocks reach 7 rows across the band edge, and mirror at
+// the plane's); every shift count.
+TEST_F(Hybrid, DeblockDctEveryFormatSizeAndShare) {
   const int changed = deblock_sweep(17, [](int n, int) {
     return std::vector<DeblockParams>{
         test::dct_params(n % 2 ? 36 : 51, 1 << (n % 7))};
   });
   EXPECT_GE(changed, 30);
+}
+
+// mode=dct with grid origins and chroma offsets, band edges mid-block.
+TEST_F(Hybrid, DeblockDctGridOffsetsAcrossBandEdges) {
+  std::mt19937 gen = test::rng(21);
+  for (PixelFormat format : kAllPixelFormats)
+    for (double share : {0.13, 0.37, 0.5, 0.77}) {
+      Image in(format, 67, 45, int(gen() % 4));
+      test::fill_blocky(in, gen, 8, 128, 30);
+      DeblockParams p = test::dct_params(44, 1 << (gen() % 7));
+      p.chroma_qp_offset = int(gen() % 25) - 12;
+      p.grid_x = int(gen() % 16);
+      p.grid_y = int(gen() % 16);
+      EXPECT_TRUE(expect_deblock(in, p, share));
+      if (HasFailure()) return;
+    }
 }
 
 // ------------------------------------------------------------------ 1080p
@@ -459,6 +478,28 @@ TEST_F(GpuBands, DeblockColumnsWriteTheirWordsOnly) {
   }
 }
 
+// mode=dct's band: rows [0, 21) of luma, [0, 11) of chroma as the
+// reference gives them (from rows below the band too), the others as they
+// were.
+TEST_F(GpuBands, DeblockDctWritesItsRowsOnly) {
+  std::mt19937 gen = test::rng(10);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21}) {
+    Image in(format, 45, 30, 2);
+    test::fill_blocky(in, gen, 8, 128, 30);
+    const DeblockParams p = test::dct_params(44, 8);
+    Image got = in;
+    const int rows[3] = {21, 11, 11};
+    ASSERT_TRUE(bands->start_deblock_band(
+        got.frame(), p, vk::DeblockPass::VerticalEdges, rows));
+    ASSERT_TRUE(bands->finish_band());
+    expect_split(got, test::reference_output(in, deblock_job(p)), in, rows,
+                 false);
+    EXPECT_TRUE(test::guards_intact(got));
+    EXPECT_FALSE(bands->start_deblock_band(
+        got.frame(), p, vk::DeblockPass::HorizontalEdges, rows));
+  }
+}
+
 // A band started and never finished is waited for before the buffers it
 // uses go (the validation layer would report them destroyed in use).
 TEST_F(GpuBands, ABandNeverFinishedIsWaitedFor) {
@@ -498,9 +539,12 @@ TEST_F(Hybrid, StatsSayWhoDidWhat) {
     EXPECT_GE(s.gpu.gpu_ms, 0.0);
   }
 
-  // Deblock: two submissions, each staging the three planes once.
+  // Deblock: two submissions, each staging the three planes once; mode=dct
+  // one.
   ASSERT_TRUE(hybrid->deblock(dst.frame(), {.qp = 51}));
   EXPECT_EQ(hybrid->last_frame_stats().gpu.staged_groups, 6);
+  ASSERT_TRUE(hybrid->deblock(dst.frame(), test::dct_params(51, 4)));
+  EXPECT_EQ(hybrid->last_frame_stats().gpu.staged_groups, 3);
 }
 
 }  // namespace

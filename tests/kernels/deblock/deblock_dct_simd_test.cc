@@ -21,32 +21,9 @@ DAEDALUS_SIMD_TEST_SUITE(DeblockDctSimd);
 
 constexpr int kShifts[] = {1, 2, 4, 8, 16, 32, 64};
 
+using deblock_simd_test::fill_dct_kind;
 using deblock_simd_test::in;
 using deblock_simd_test::Tables;
-
-// Content of kind 0..4: noise, blocky (8x8 levels with noise), near-flat,
-// 0/255 extremes, a smooth ramp.
-void fill_kind(Image& image, std::mt19937& gen, int kind) {
-  switch (kind) {
-    case 0:
-      test::fill_random(image, gen);
-      break;
-    case 1:
-      test::fill_blocky(image, gen, 8, in(gen, 40, 200), in(gen, 1, 40));
-      break;
-    case 2:
-      test::fill_near(image, gen, in(gen, 0, 255), in(gen, 0, 3));
-      break;
-    case 3:
-      test::fill(image,
-                 [&](int, int, int) { return uint8_t(in(gen, 0, 1) * 255); });
-      break;
-    default:
-      test::fill(image, [](int p, int x, int y) {
-        return uint8_t(3 * x + 5 * y + 40 * p);
-      });
-  }
-}
 
 // One plane through dct_rows of both tables, the rows cut into random
 // pieces for the SIMD side; every byte compared (padding included).
@@ -75,7 +52,7 @@ TEST_P(DeblockDctSimd, RandomPlanes) {
     const int h = n < 10 ? 1 + (n * 3) % 7 : in(gen, 1, 40);
     Image image(PixelFormat::GRAY8, w, h, in(gen, 0, 5));
     const int kind = n % 5;
-    fill_kind(image, gen, kind);
+    fill_dct_kind(image, gen, kind);
     const int shifts = kShifts[n % 7], qp = in(gen, 16, 51);
     const DeblockPlaneParams pp =
         deblock_plane_params(test::dct_params(qp, shifts), false, false);
@@ -95,7 +72,7 @@ TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount) {
   for (int qp = 16; qp <= 51; qp++)
     for (int shifts : kShifts) {
       Image image(PixelFormat::GRAY8, in(gen, 17, 41), in(gen, 9, 25), 3);
-      fill_kind(image, gen, qp % 2 ? 1 : 2);
+      fill_dct_kind(image, gen, qp % 2 ? 1 : 2);
       const DeblockPlaneParams pp =
           deblock_plane_params(test::dct_params(qp, shifts), false, false);
       expect_plane_matches(
@@ -113,7 +90,7 @@ TEST_P(DeblockDctSimd, ExtremeContent) {
   for (int qp : {16, 17, 33, 51})
     for (int shifts : kShifts) {
       Image image(PixelFormat::GRAY8, 35, 19, 1);
-      fill_kind(image, gen, 3);
+      fill_dct_kind(image, gen, 3);
       const DeblockPlaneParams pp =
           deblock_plane_params(test::dct_params(qp, shifts), false, false);
       expect_plane_matches(t, image, pp, gen, "qp " + std::to_string(qp));
@@ -129,7 +106,7 @@ TEST_P(DeblockDctSimd, WholePlaneInPlace) {
   for (int n = 0; n < 120; n++) {
     Image image(PixelFormat::GRAY8, in(gen, 1, 70),
                 n < 40 ? 1 + n : in(gen, 1, 90), in(gen, 0, 3));
-    fill_kind(image, gen, n % 5);
+    fill_dct_kind(image, gen, n % 5);
     const DeblockPlaneParams pp = deblock_plane_params(
         test::dct_params(in(gen, 16, 51), kShifts[n % 7]), false, false);
     Image want = image;
@@ -154,7 +131,7 @@ TEST_P(DeblockDctSimd, Frames) {
   for (PixelFormat format : kAllPixelFormats)
     for (int n = 0; n < 12; n++) {
       Image image(format, in(gen, 1, 50), in(gen, 1, 40), in(gen, 0, 4));
-      fill_kind(image, gen, n % 5);
+      fill_dct_kind(image, gen, n % 5);
       DeblockParams p =
           test::dct_params(in(gen, 10, 51), kShifts[in(gen, 0, 6)]);
       p.chroma_qp_offset = in(gen, -12, 12);

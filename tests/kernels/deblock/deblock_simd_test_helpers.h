@@ -1,6 +1,6 @@
 // What the deblock SIMD suites (every mode) share: the scalar and the
-// dispatched DSP tables, a uniform integer draw, and mode=vp9's content at
-// its thresholds (the GPU suite draws it too).
+// dispatched DSP tables, a uniform integer draw, mode=vp9's content at its
+// thresholds and mode=dct's kinds of content (the GPU suite draws both).
 #pragma once
 
 #include <algorithm>
@@ -47,6 +47,30 @@ inline void fill_vp9_thresholds(Image& image, std::mt19937& gen,
       v += offs[in(gen, 0, 4)] * (in(gen, 0, 1) ? 1 : -1);
     return uint8_t(std::clamp(v, 0, 255));
   });
+}
+
+// mode=dct's content of kind 0..4 (the GPU suite draws it too): noise,
+// blocky (8x8 levels with noise), near-flat, 0/255 extremes, a smooth ramp.
+inline void fill_dct_kind(Image& image, std::mt19937& gen, int kind) {
+  switch (kind) {
+    case 0:
+      test::fill_random(image, gen);
+      break;
+    case 1:
+      test::fill_blocky(image, gen, 8, in(gen, 40, 200), in(gen, 1, 40));
+      break;
+    case 2:
+      test::fill_near(image, gen, in(gen, 0, 255), in(gen, 0, 3));
+      break;
+    case 3:
+      test::fill(image,
+                 [&](int, int, int) { return uint8_t(in(gen, 0, 1) * 255); });
+      break;
+    default:
+      test::fill(image, [](int p, int x, int y) {
+        return uint8_t(3 * x + 5 * y + 40 * p);
+      });
+  }
 }
 
 }  // namespace daedalus::deblock_simd_test

@@ -2,7 +2,7 @@
 // deblock_vp9.comp for mode=vp9) against the scalar reference: bit-exact for
 // every format, block size, strength and derived threshold, odd sizes and
 // strides, random and adversarial content, the edge order at block size 4,
-// frames staged or in place.
+// frames staged or in place. mode=dct: gpu_deblock_dct_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,32 +16,18 @@
 
 #include "daedalus/deblock.h"
 #include "deblock_simd_test_helpers.h"
+#include "gpu_deblock_test_helpers.h"
 #include "gpu_test_util.h"
 #include "test_util.h"
 
 namespace daedalus {
 namespace {
 
-constexpr int kBlockSizes[] = {4, 8, 16};
-
-std::string describe(const Image& image, const DeblockParams& p) {
-  const std::string frame = std::string(pixel_format_name(image.format())) +
-                            " " + std::to_string(image.width()) + "x" +
-                            std::to_string(image.height());
-  if (p.mode == DeblockMode::Vp9)
-    return frame + " vp9 level " + std::to_string(p.filter_level) +
-           " sharpness " + std::to_string(p.sharpness) + " block " +
-           std::to_string(p.block_size);
-  return frame + " qp " + std::to_string(p.qp) + " offsets " +
-         std::to_string(p.alpha_offset) + "/" + std::to_string(p.beta_offset) +
-         "/" + std::to_string(p.chroma_qp_offset) + " bs " +
-         std::to_string(p.bs) + " block " + std::to_string(p.block_size) +
-         " grid " + std::to_string(p.grid_x) + "," + std::to_string(p.grid_y);
-}
-
-Image reference(const Image& in, const DeblockParams& p) {
-  return test::reference_output(in, deblock_job(p));
-}
+using gpu_deblock_test::describe;
+using gpu_deblock_test::expect_zero_copy;
+using gpu_deblock_test::GpuDeblockTest;
+using gpu_deblock_test::kBlockSizes;
+using gpu_deblock_test::reference;
 
 // Random, near-flat, blocky, or blocky against 0 or 255 (the clippings).
 void fill_any(Image& image, std::mt19937& gen, int block) {
@@ -57,41 +43,8 @@ void fill_any(Image& image, std::mt19937& gen, int block) {
     test::fill_blocky(image, gen, block, kind == 3 ? 1 : 254, 6);
 }
 
-// Replaces the guard bytes of every row's padding with blocks of 100 and
-// 112, four rows each: a column the filter would change were it to touch
-// the padding of a row's last word.
-void fill_padding_blocky(Image& image) {
-  std::vector<bool> sample(image.bytes().size(), false);
-  const Frame f = image.frame();
-  uint8_t* const base = image.bytes().data();
-  for (int p = 0; p < f.num_planes; p++)
-    for (int y = 0; y < f.planes[p].height; y++)
-      for (int x = 0; x < f.planes[p].width; x++)
-        sample[&f.planes[p].at(x, y) - base] = true;
-  for (int p = 0; p < f.num_planes; p++)
-    for (int y = 0; y < f.planes[p].height; y++)
-      for (ptrdiff_t i = 0; i < f.planes[p].stride; i++) {
-        const ptrdiff_t at = f.planes[p].row(y) + i - base;
-        if (at < ptrdiff_t(sample.size()) && !sample[size_t(at)])
-          base[at] = uint8_t(100 + 12 * ((y / 4) & 1));
-      }
-}
-
-class GpuDeblock : public test::GpuTest {
+class GpuDeblock : public GpuDeblockTest {
  protected:
-  // Deblocks a copy of `in` on the gpu backend and compares it with the
-  // reference, guards included. Returns whether the reference changed it.
-  bool expect_exact(const Image& in, const DeblockParams& p) {
-    SCOPED_TRACE(describe(in, p));
-    const Image want = reference(in, p);
-    Image got = in;
-    const Status s = gpu->deblock(got.frame(), p);
-    EXPECT_TRUE(s) << s.message();
-    EXPECT_EQ(test::first_difference(want, got), "");
-    EXPECT_TRUE(test::guards_intact(got));
-    return !want.same_samples(in);
-  }
-
   // Every format, block size and bs at one size, QPs high enough for most
   // planes to be active, random offsets; at least `min_changed` of the
   // frames must be changed by the reference, or the sweep proves little.
@@ -375,39 +328,6 @@ TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
 
 // ------------------------------------------------------------- zero-copy
 
-// Each of the zero-copy cases in a GpuBuffer, its padding blocky, filtered
-// with settings(block) and content from fill(image, block) at every block
-// size: in place, bit-exact, padding untouched, nothing staged that the
-// case leaves in place.
-void expect_zero_copy(GpuBackend& gpu,
-                      const std::function<DeblockParams(int)>& settings,
-                      const std::function<void(Image&, int)>& fill) {
-  for (const test::ZeroCopyCase& c : test::kZeroCopyCases)
-    for (int block : kBlockSizes) {
-      Image image(c.format, c.width, c.height, c.padding);
-      fill(image, block);
-      fill_padding_blocky(image);
-      const DeblockParams p = settings(block);
-      SCOPED_TRACE(describe(image, p));
-      const Image want = reference(image, p);
-      ASSERT_FALSE(want.same_samples(image));
-
-      test::GpuImage g = test::copy_to_gpu(gpu, image);
-      ASSERT_TRUE(g.buffer);
-      const Status s = gpu.deblock(g.frame, p);
-      ASSERT_TRUE(s) << s.message();
-      test::copy_from_gpu(g, image);
-      EXPECT_EQ(test::first_difference(want, image), "");
-      EXPECT_TRUE(image.bytes() == want.bytes()) << "padding changed";
-      // The VP9 filter at block size 16 has no edge in these cases' chroma
-      // (20 or fewer samples: x + 8 <= 20 fails), which is left alone.
-      if (p.mode == DeblockMode::Vp9 && block == 16) continue;
-      const GpuFrameStats& st = gpu.last_frame_stats();
-      EXPECT_EQ(st.zero_copy_groups, c.in_place_outputs);
-      EXPECT_EQ(st.staged_groups, c.groups - c.in_place_outputs);
-    }
-}
-
 TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
   std::mt19937 gen = test::rng(10);
   expect_zero_copy(
@@ -591,20 +511,6 @@ TEST_F(GpuDeblock, Vp9RejectsBadParameters) {
   EXPECT_FALSE(gpu->deblock(image.frame(), vp9_params(10, 8, 8)));
   EXPECT_FALSE(gpu->deblock(image.frame(), vp9_params(10, 0, 12)));
   EXPECT_TRUE(gpu->deblock(image.frame(), vp9_params(10, 7, 16)));
-}
-
-// mode=dct has no shader yet: the gpu backend computes it on the CPU, with
-// the reference's output, in ordinary memory and in its own buffers.
-TEST_F(GpuDeblock, DctGivesTheReferenceOutput) {
-  std::mt19937 gen = test::rng(31);
-  for (PixelFormat format : kAllPixelFormats) {
-    Image image(format, 37, 21, 3);
-    test::fill_random(image, gen);
-    DeblockParams p = test::dct_params(40, 4);
-    p.grid_x = 9;
-    EXPECT_TRUE(expect_exact(image, p));
-    if (HasFailure()) return;
-  }
 }
 
 TEST_F(GpuDeblock, RejectsBadParameters) {

@@ -20,6 +20,7 @@
 #include "gpu_test_util.h"
 #include "cdef.spv.h"
 #include "deblock.spv.h"
+#include "deblock_dct.spv.h"
 #include "deblock_vp9.spv.h"
 #include "mc.spv.h"
 #include "test_util.h"
@@ -187,11 +188,14 @@ struct SpirvFacts {
   uint32_t shared_bytes = 0;
   std::vector<uint32_t> push_offsets;  // per member of the block
   bool push_members_are_int32 = true;
+  std::vector<uint32_t> capabilities;  // OpCapability operands, in order
+  std::vector<uint32_t> int_widths;    // of every OpTypeInt
 };
 
 SpirvFacts reflect(std::span<const uint32_t> code) {
   enum : uint32_t {
     kExecutionMode = 16,
+    kCapability = 17,
     kTypeInt = 21,
     kTypeArray = 28,
     kTypeStruct = 30,
@@ -213,6 +217,8 @@ SpirvFacts reflect(std::span<const uint32_t> code) {
     const uint32_t n = code[i] >> 16, op = code[i] & 0xffff;
     if (n == 0 || i + n > code.size()) break;
     const uint32_t* w = &code[i];
+    if (op == kCapability) f.capabilities.push_back(w[1]);
+    if (op == kTypeInt) f.int_widths.push_back(w[2]);
     if (op == kExecutionMode && w[2] == kLocalSize)
       for (int k = 0; k < 3; k++) f.local_size[k] = w[3 + k];
     if (op == kTypeInt || op == kTypeArray || op == kTypeStruct)
@@ -322,6 +328,26 @@ TEST(GpuShaders, DeblockVp9DeclaresItsLayoutAndStaysWithinBudgets) {
   EXPECT_EQ(f.local_size[1], 1u);
   EXPECT_EQ(f.local_size[2], 1u);
   EXPECT_EQ(f.shared_bytes, 0u);
+}
+
+struct DeblockDctPushText {
+#include "deblock/deblock_dct_push.h"
+};
+
+TEST(GpuShaders, DeblockDctDeclaresItsLayoutAndStaysWithinBudgets) {
+  const SpirvFacts f = reflect(deblock_dct_spv);
+  expect_push_layout(f, sizeof(DeblockDctPushText));
+  expect_within_budgets(f);
+  EXPECT_EQ(f.local_size[0], 16u);
+  EXPECT_EQ(f.local_size[1], 16u);
+  EXPECT_EQ(f.local_size[2], 1u);
+  // Staged samples of two channels (48 rows of 12 words), the 32 x 32
+  // sums, two block buffers of 25 slots x 32 words.
+  EXPECT_EQ(f.shared_bytes, 4u * (2 * 48 * 12 + 32 * 32 + 2 * 25 * 32));
+  // Shader alone (1): no Int8/Int16/Int64, no subgroup capability; 32-bit
+  // ints only (what V3D runs).
+  EXPECT_EQ(f.capabilities, std::vector<uint32_t>{1});
+  EXPECT_EQ(f.int_widths, (std::vector<uint32_t>{32, 32}));
 }
 
 // --------------------------------------------------------- pipeline cache

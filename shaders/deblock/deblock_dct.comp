@@ -1,0 +1,235 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+
+// daedalusdeblock, mode=dct: bit-exact with
+// kernels/filters/deblock/deblock_dct_ref.cc (docs/spec.md). One dispatch
+// per plane group, out of place (src and dst never overlap).
+//
+// A workgroup stages the mirrored source square around its tile (both
+// channels of an interleaved pair), then, channel by channel and shift by
+// shift, works every block of the shift that meets the tile: 8 invocations
+// per block run the forward pass 1 on a column each; after a barrier, pass 2
+// on a row each, the threshold and VP9's inverse on the same row (both work
+// on rows of the coefficients, so no exchange is needed between them);
+// after another, VP9's inverse on a column each, whose reconstructions are
+// added to the tile's per-sample sums. The blocks of one shift are
+// disjoint, so a sum has one writer between two barriers. Finally every
+// invocation writes whole words of the tile.
+//
+// Ranges (docs/spec.md): pass-1 values within +-2414, pass-2 values within
+// +-19312 and products under 2^29; the inverse's values are clipped to 16
+// bits and its products stay under 2^31. Values cross shared memory as
+// 16-bit halves; a sum is at most 64 * 255 < 2^16, so the two channels of a
+// sample share a word. int32 only, no subgroup operation, every barrier in
+// uniform control flow.
+
+#include "deblock_dct_tile.h"
+
+layout(local_size_x = DCT_LOCAL_X, local_size_y = DCT_LOCAL_Y) in;
+
+layout(constant_id = 0) const int STEP = 1;  // 1, or 2 for an interleaved pair
+
+layout(set = 0, binding = 0, std430) readonly buffer Src { uint src[]; };
+layout(set = 0, binding = 1, std430) buffer Dst { uint dst[]; };
+
+layout(push_constant, std430) uniform Push {
+#include "deblock_dct_push.h"
+} pc;
+
+// Staged samples of channel c, row y, column x (DCT_SPAN square, 4 a word):
+// plane sample (tx - DCT_HALO + x, ty - DCT_HALO + y), mirrored.
+shared uint s_in[2 * DCT_SPAN * DCT_SPAN_WORDS];
+// The sums of the tile's samples: channel c in bits 16c .. 16c + 15.
+shared uint s_sum[DCT_TILE * DCT_TILE];
+// Per block slot, 32 words: pass 1's V[v][c], pairs along v at word
+// (v / 2) * 8 + c; the inverse rows' R[v][x], pairs along x at v * 4 + x / 2.
+shared uint s_v[DCT_SLOTS * 32];
+shared uint s_r[DCT_SLOTS * 32];
+
+// ----------------------------------------------------- the transform pair
+
+// M(v, k) of docs/spec.md.
+int mul15(int v, int k) { return (v * k + (1 << 14)) >> 15; }
+
+// K1..K7 of pass 1 (K4 unused); pass 2 uses half of each.
+const int K_PASS1[8] = int[8](0, 45451, 42813, 38531, 0, 25746, 17734, 9041);
+const int K_PASS2[8] = int[8](0, 22725, 21407, 19266, 0, 12873, 8867, 4520);
+
+// The forward 1D transform F_p of docs/spec.md, in place.
+void forward(inout int x[8], bool pass1) {
+  const int s0 = x[0] + x[7], s1 = x[1] + x[6], s2 = x[2] + x[5], s3 = x[3] + x[4];
+  const int d0 = x[0] - x[7], d1 = x[1] - x[6], d2 = x[2] - x[5], d3 = x[3] - x[4];
+  const int e0 = s0 + s3, e1 = s1 + s2, e2 = s1 - s2, e3 = s0 - s3;
+  const int k1 = pass1 ? K_PASS1[1] : K_PASS2[1], k2 = pass1 ? K_PASS1[2] : K_PASS2[2];
+  const int k3 = pass1 ? K_PASS1[3] : K_PASS2[3], k5 = pass1 ? K_PASS1[5] : K_PASS2[5];
+  const int k6 = pass1 ? K_PASS1[6] : K_PASS2[6], k7 = pass1 ? K_PASS1[7] : K_PASS2[7];
+  x[0] = pass1 ? e0 + e1 : mul15(e0 + e1, 16384);
+  x[4] = pass1 ? e0 - e1 : mul15(e0 - e1, 16384);
+  x[2] = mul15(e2, k6) + mul15(e3, k2);
+  x[6] = mul15(e3, k6) - mul15(e2, k2);
+  const int t0 = mul15(d1 - d2, 23170), t1 = mul15(d1 + d2, 23170);
+  const int o0 = d3 + t0, o1 = d3 - t0, o2 = d0 - t1, o3 = d0 + t1;
+  x[1] = mul15(o0, k7) + mul15(o3, k1);
+  x[7] = mul15(o3, k7) - mul15(o0, k1);
+  x[5] = mul15(o1, k3) + mul15(o2, k5);
+  x[3] = mul15(o2, k3) - mul15(o1, k5);
+}
+
+int clip16(int v) { return clamp(v, -32768, 32767); }
+
+// VP9's cospi_k_64 for the angles idct8 uses.
+const int COS4 = 16069, COS8 = 15137, COS12 = 13623, COS16 = 11585;
+const int COS20 = 9102, COS24 = 6270, COS28 = 3196;
+
+// A butterfly rotation: Round2(a c1 + b c2, 14), stored in 16 bits.
+int rotate(int a, int c1, int b, int c2) {
+  return clip16((a * c1 + b * c2 + (1 << 13)) >> 14);
+}
+
+// VP9's idct8 with every stored value clipped to 16 bits, in place (the
+// stage form of kernels/filters/deblock/dct8.cc).
+void inverse(inout int t[8]) {
+  const int a4 = rotate(t[1], COS28, t[7], -COS4);
+  const int a7 = rotate(t[1], COS4, t[7], COS28);
+  const int a5 = rotate(t[5], COS12, t[3], -COS20);
+  const int a6 = rotate(t[5], COS20, t[3], COS12);
+  const int b0 = rotate(t[0], COS16, t[4], COS16);
+  const int b1 = rotate(t[0], COS16, t[4], -COS16);
+  const int b2 = rotate(t[2], COS24, t[6], -COS8);
+  const int b3 = rotate(t[2], COS8, t[6], COS24);
+  const int b4 = clip16(a4 + a5), b5 = clip16(a4 - a5);
+  const int b6 = clip16(a7 - a6), b7 = clip16(a7 + a6);
+  const int c0 = clip16(b0 + b3), c1 = clip16(b1 + b2);
+  const int c2 = clip16(b1 - b2), c3 = clip16(b0 - b3);
+  const int c5 = rotate(b6, COS16, b5, -COS16);
+  const int c6 = rotate(b6, COS16, b5, COS16);
+  t[0] = clip16(c0 + b7);
+  t[1] = clip16(c1 + c6);
+  t[2] = clip16(c2 + c5);
+  t[3] = clip16(c3 + b4);
+  t[4] = clip16(c3 - b4);
+  t[5] = clip16(c2 - c5);
+  t[6] = clip16(c1 - c6);
+  t[7] = clip16(c0 - b7);
+}
+
+// ------------------------------------------------------------- helpers
+
+uint pack2(int lo, int hi) { return (uint(lo) & 0xffffu) | (uint(hi) << 16); }
+int half_of(uint word, int h) { return bitfieldExtract(int(word), 16 * h, 16); }
+
+// docs/spec.md's refl(t, n) for t >= -16 n; most samples lie inside the
+// plane and skip the division (V3D has no integer divider).
+int refl(int t, int n) {
+  if (uint(t) < uint(n)) return t;
+  const int m = (t + 16 * n) % (2 * n);
+  return m < n ? m : 2 * n - 1 - m;
+}
+
+int staged(int c, int y, int x) {
+  return int(bitfieldExtract(s_in[(c * DCT_SPAN + y) * DCT_SPAN_WORDS + (x >> 2)], 8 * (x & 3), 8));
+}
+
+// The offset (sx, sy) of shift k of pc.shifts (dct_shift()).
+const int SPREAD[8] = int[8](0, 4, 2, 6, 1, 5, 3, 7);
+ivec2 shift_of(int k) {
+  if (pc.shifts <= 8) {
+    const int m = 8 >> findMSB(pc.shifts);
+    return ivec2((3 * m * k) & 7, m * k);
+  }
+  const int b = k & 7;
+  return ivec2((3 * b + SPREAD[k >> 3]) & 7, b);
+}
+
+// ------------------------------------------------------------------ main
+
+void main() {
+  const int inv = int(gl_LocalInvocationIndex);
+  const int tx = int(gl_WorkGroupID.x) * DCT_TILE, ty = int(gl_WorkGroupID.y) * DCT_TILE;
+
+  // Stage: a word of 4 samples of one channel per step. Rows past the
+  // readable ones are only ever mirrored images that no output row needs;
+  // they read the last readable row instead.
+  for (int c = 0; c < STEP; c++)
+    for (int i = inv; i < DCT_SPAN * DCT_SPAN_WORDS; i += DCT_INVOCATIONS) {
+      const int y = i / DCT_SPAN_WORDS, wx = i - y * DCT_SPAN_WORDS;
+      const int row = min(refl(ty - DCT_HALO + y, pc.height), pc.src_rows - 1);
+      const int base = pc.src_offset + row * pc.src_stride + c;
+      uint word = 0u;
+      for (int b = 0; b < 4; b++) {
+        const int at = base + STEP * refl(tx - DCT_HALO + 4 * wx + b, pc.width);
+        word |= bitfieldExtract(src[at >> 2], 8 * (at & 3), 8) << (8 * b);
+      }
+      s_in[(c * DCT_SPAN + y) * DCT_SPAN_WORDS + wx] = word;
+    }
+  for (int i = inv; i < DCT_TILE * DCT_TILE; i += DCT_INVOCATIONS) s_sum[i] = 0u;
+  barrier();
+
+  // This invocation's block slot and its column (then row) in the block.
+  const int slot = inv >> 3, lane = inv & 7;
+  const int bi = slot % DCT_SLOTS_SIDE, bj = slot / DCT_SLOTS_SIDE;
+  const int v0 = slot * 32;
+  for (int c = 0; c < STEP; c++)
+    for (int k = 0; k < pc.shifts; k++) {
+      // Slot (bi, bj) is the block at (tx + sx - 8 + 8 bi, ty + sy - 8 + 8
+      // bj): it meets the tile unless its offset is 0 and it is the first
+      // (then the block before the tile); it exists while it starts inside
+      // the plane, and matters while it meets the output rows.
+      const ivec2 s = shift_of(k);
+      const int lx = s.x + 8 * bi, ly = s.y + 8 * bj;  // in the staged square
+      const int bx = tx - DCT_HALO + lx, by = ty - DCT_HALO + ly;
+      const bool present = slot < DCT_SLOTS && bx + 8 > tx && by + 8 > ty &&
+                           bx < pc.width && by < pc.rows;
+      if (present) {
+        int x[8];
+        for (int i = 0; i < 8; i++) x[i] = 2 * (staged(c, ly + i, lx + lane) - 128);
+        forward(x, true);
+        for (int i = 0; i < 4; i++) s_v[v0 + i * 8 + lane] = pack2(x[2 * i], x[2 * i + 1]);
+      }
+      barrier();
+      if (present) {
+        int x[8];
+        for (int u = 0; u < 8; u++) x[u] = half_of(s_v[v0 + (lane >> 1) * 8 + u], lane & 1);
+        forward(x, false);
+        for (int u = 0; u < 8; u++)
+          if ((lane != 0 || u != 0) && abs(x[u]) <= pc.threshold) x[u] = 0;
+        inverse(x);
+        for (int i = 0; i < 4; i++) s_r[v0 + lane * 4 + i] = pack2(x[2 * i], x[2 * i + 1]);
+      }
+      barrier();
+      if (present) {
+        int t[8];
+        for (int i = 0; i < 8; i++) t[i] = half_of(s_r[v0 + i * 4 + (lane >> 1)], lane & 1);
+        inverse(t);
+        const int px = bx + lane - tx;
+        for (int i = 0; i < 8; i++) {
+          const int py = by + i - ty;
+          const int q = clamp(128 + ((t[i] + 16) >> 5), 0, 255);
+          if (px >= 0 && px < DCT_TILE && py >= 0 && py < DCT_TILE)
+            s_sum[py * DCT_TILE + px] += uint(q) << (16 * c);
+        }
+      }
+    }
+  barrier();
+
+  // Write: a word of the tile's rows per step; a row's last word keeps the
+  // bytes past the plane (its padding) as they were.
+  const int log2n = findMSB(pc.shifts);
+  const int row_words = DCT_TILE * STEP / 4;
+  for (int i = inv; i < DCT_TILE * row_words; i += DCT_INVOCATIONS) {
+    const int r = i / row_words, y = ty + r;
+    const int first = tx * STEP + 4 * (i - r * row_words);  // byte of the row
+    if (y >= pc.rows || first >= pc.width * STEP) continue;
+    const int word = (pc.dst_offset + y * pc.dst_stride + first) >> 2;
+    const uint old = first + 4 > pc.width * STEP ? dst[word] : 0u;
+    uint packed = 0u;
+    for (int b = 0; b < 4; b++) {
+      const int x = (first + b) / STEP, c = (first + b) - x * STEP;
+      const uint sum = bitfieldExtract(s_sum[r * DCT_TILE + x - tx], 16 * c, 16);
+      const uint v = x < pc.width ? (sum + uint(pc.shifts >> 1)) >> log2n
+                                  : bitfieldExtract(old, 8 * b, 8);
+      packed |= v << (8 * b);
+    }
+    dst[word] = packed;
+  }
+}
