@@ -166,8 +166,8 @@ void filter_block(const Plane& dst, const ConstPlane& src, int x, int y, int w,
           }
         }
       }
-      set_sample_value<S>(dst, j, i,
-                          std::clamp(px + ((8 + sum - (sum < 0)) >> 4), lo, hi));
+      set_sample_value<S>(
+          dst, j, i, std::clamp(px + ((8 + sum - (sum < 0)) >> 4), lo, hi));
     }
   }
 }

@@ -84,9 +84,9 @@ inline int cdef_block_rows(const ConstFrame& frame) {
 }
 
 // Filters the whole frame from `src` into `dst` (of the same format and bit
-// depth), split into bands of block rows on `pool` (the calling thread when null); or only block rows from
-// `first_block_row` on (a backend that gives the leading ones to a GPU runs
-// the rest here).
+// depth), split into bands of block rows on `pool` (the calling thread when
+// null); or only block rows from `first_block_row` on (a backend that gives the
+// leading ones to a GPU runs the rest here).
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
                 const CdefParams& params, ThreadPool* pool = nullptr,
                 int first_block_row = 0);

@@ -12,8 +12,17 @@ namespace daedalus {
 // Pixel formats (GStreamer names): the 8-bit ones every element accepts,
 // and the 10-bit ones of docs/spec.md "High bit depth".
 enum class PixelFormat {
-  I420, YV12, Y42B, Y444, NV12, NV21, GRAY8,
-  I420_10LE, I422_10LE, Y444_10LE, P010_10LE
+  I420,
+  YV12,
+  Y42B,
+  Y444,
+  NV12,
+  NV21,
+  GRAY8,
+  I420_10LE,
+  I422_10LE,
+  Y444_10LE,
+  P010_10LE
 };
 
 inline constexpr PixelFormat kAllPixelFormats[] = {

@@ -57,8 +57,7 @@ TEST(BitDepth, WhatIsNotBuiltYetIsRefused) {
     mc.dx = 0.5;
     expect_refused(backend->mc(frame.frame(), src.frame(), mc), src, frame);
     if (kind == BackendKind::Gpu || kind == BackendKind::Hybrid)
-      expect_refused(backend->cdef(frame.frame(), src.frame(), {}), src,
-                     frame);
+      expect_refused(backend->cdef(frame.frame(), src.frame(), {}), src, frame);
   }
 }
 

@@ -121,9 +121,8 @@ TEST(CdefHbd, DirectionSearchOnTheTopEightBits) {
       test::fill_blocky(deep, gen, 2 + round % 5, 512, 200);
     test::set_outside_bits(deep, gen);
     Image shallow(PixelFormat::Y444, 8, 8, 1);
-    test::fill(shallow, [&](int p, int x, int y) {
-      return value(deep, x, y, p) >> 2;
-    });
+    test::fill(shallow,
+               [&](int p, int x, int y) { return value(deep, x, y, p) >> 2; });
     int var_deep = -1, var_shallow = -2;
     const int dir_deep =
         cdef_find_dir_ref(deep.frame().planes[0], 0, 0, &var_deep);
@@ -168,8 +167,8 @@ TEST(CdefHbd, BitsOutsideTheValues) {
           const uint8_t* b = &f.planes[p].at(x, y);
           const int word = b[0] | b[1] << 8;
           ASSERT_EQ(word, value_at(f.planes[p], x, y) << f.planes[p].lsb)
-              << pixel_format_name(format) << " plane " << p << " " << x
-              << "," << y;
+              << pixel_format_name(format) << " plane " << p << " " << x << ","
+              << y;
         }
   }
 }
@@ -180,7 +179,8 @@ TEST(CdefHbd, P010LikeI420) {
   Image planar(PixelFormat::I420_10LE, 45, 30, 2);
   test::fill_near(planar, gen, 512, 30);
   Image packed(PixelFormat::P010_10LE, 45, 30, 2);
-  test::fill(packed, [&](int p, int x, int y) { return value(planar, x, y, p); });
+  test::fill(packed,
+             [&](int p, int x, int y) { return value(planar, x, y, p); });
   const CdefParams params = {12, 4, 10, 2, 5};
   const Image a = run(planar, params), b = run(packed, params);
   EXPECT_TRUE(a.same_samples(b));
