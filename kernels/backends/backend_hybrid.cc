@@ -82,6 +82,7 @@ class Hybrid final : public HybridBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    DAEDALUS_TRY(require_8bit(whole, "the hybrid backend"));
     begin_frame();
     const Frame frame = deblock_grid_view(whole, params);
     // mode=dct is one phase by rows: the GPU's leading rows and the CPU's
@@ -127,6 +128,7 @@ class Hybrid final : public HybridBackend {
               const CdefParams& params) override {
     if (!cdef_params_valid(params))
       return Status::error("CDEF parameters out of range");
+    DAEDALUS_TRY(require_8bit(src, "the hybrid backend"));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     begin_frame();
     // Both sides read the whole source, so a band's 2-row margin needs
@@ -143,6 +145,7 @@ class Hybrid final : public HybridBackend {
             const McParams& params) override {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
+    DAEDALUS_TRY(require_8bit(src, "the hybrid backend"));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     begin_frame();
     int rows[3];

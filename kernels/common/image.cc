@@ -11,6 +11,8 @@ struct Layout {
   int shift_x, shift_y;
   bool interleaved_chroma;
   bool v_first;  // YV12 stores V before U; NV21 interleaves V before U
+  int bit_depth = 8;
+  int lsb = 0;  // where a deeper sample's value starts in its word
 };
 
 Layout layout_of(PixelFormat format) {
@@ -22,6 +24,10 @@ Layout layout_of(PixelFormat format) {
     case PixelFormat::NV12: return {"NV12", 3, 1, 1, true, false};
     case PixelFormat::NV21: return {"NV21", 3, 1, 1, true, true};
     case PixelFormat::GRAY8: return {"GRAY8", 1, 0, 0, false, false};
+    case PixelFormat::I420_10LE: return {"I420_10LE", 3, 1, 1, false, false, 10};
+    case PixelFormat::I422_10LE: return {"I422_10LE", 3, 1, 0, false, false, 10};
+    case PixelFormat::Y444_10LE: return {"Y444_10LE", 3, 0, 0, false, false, 10};
+    case PixelFormat::P010_10LE: return {"P010_10LE", 3, 1, 1, true, false, 10, 6};
   }
   return {"?", 1, 0, 0, false, false};
 }
@@ -39,9 +45,10 @@ Image::Image(PixelFormat format, int width, int height, int row_padding)
   const Layout l = layout_of(format);
   const int cw = subsampled(width, l.shift_x);
   const int ch = subsampled(height, l.shift_y);
-  const ptrdiff_t luma_stride = width + row_padding;
+  const int size = l.bit_depth > 8 ? 2 : 1;  // bytes per sample
+  const ptrdiff_t luma_stride = size * width + row_padding;
   const ptrdiff_t chroma_stride =
-      (l.interleaved_chroma ? 2 * cw : cw) + row_padding;
+      size * (l.interleaved_chroma ? 2 * cw : cw) + row_padding;
   const size_t luma_bytes = size_t(luma_stride) * height;
   const size_t chroma_bytes = size_t(chroma_stride) * ch;
   const int separate_chroma_planes =
@@ -52,22 +59,23 @@ Image::Image(PixelFormat format, int width, int height, int row_padding)
   frame_.num_planes = l.num_planes;
   frame_.chroma_shift_x = l.shift_x;
   frame_.chroma_shift_y = l.shift_y;
-  frame_.planes[0] = {base, luma_stride, width, height, 1};
+  frame_.planes[0] = {base, luma_stride, width, height, size, l.bit_depth,
+                      l.lsb};
   if (l.num_planes == 1) return;
 
   uint8_t* chroma = base + luma_bytes;
   uint8_t *u, *v;
-  int step = 1;
+  int step = size;
   if (l.interleaved_chroma) {
-    step = 2;
-    u = chroma + (l.v_first ? 1 : 0);
-    v = chroma + (l.v_first ? 0 : 1);
+    step = 2 * size;
+    u = chroma + (l.v_first ? size : 0);
+    v = chroma + (l.v_first ? 0 : size);
   } else {
     u = chroma + (l.v_first ? chroma_bytes : 0);
     v = chroma + (l.v_first ? 0 : chroma_bytes);
   }
-  frame_.planes[1] = {u, chroma_stride, cw, ch, step};
-  frame_.planes[2] = {v, chroma_stride, cw, ch, step};
+  frame_.planes[1] = {u, chroma_stride, cw, ch, step, l.bit_depth, l.lsb};
+  frame_.planes[2] = {v, chroma_stride, cw, ch, step, l.bit_depth, l.lsb};
 }
 
 Image::Image(const Image& other)
@@ -94,7 +102,7 @@ bool Image::same_samples(const Image& other) const {
     if (pa.width != pb.width || pa.height != pb.height) return false;
     for (int y = 0; y < pa.height; y++)
       for (int x = 0; x < pa.width; x++)
-        if (pa.at(x, y) != pb.at(x, y)) return false;
+        if (value_at(pa, x, y) != value_at(pb, x, y)) return false;
   }
   return true;
 }

@@ -42,6 +42,7 @@ class DspBackend final : public Backend {
   Status deblock(const Frame& frame, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    if (Status s = require_8bit(frame, "deblock"); !s) return s;
     deblock_frame(deblock_, frame, params, pool());
     return Status::ok();
   }
@@ -58,6 +59,7 @@ class DspBackend final : public Backend {
             const McParams& params) override {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
+    if (Status s = require_8bit(src, "MC"); !s) return s;
     mc_frame(mc_, dst, src, params, pool());
     return Status::ok();
   }

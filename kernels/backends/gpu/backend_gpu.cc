@@ -112,6 +112,7 @@ class VulkanBackend final : public GpuBandBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    DAEDALUS_TRY(require_8bit(whole, "the gpu backend"));
     const bool dct = params.mode == DeblockMode::Dct;
     const Frame frame = deblock_grid_view(whole, params);
     const Clock::time_point t0 = Clock::now();
@@ -213,12 +214,14 @@ class VulkanBackend final : public GpuBandBackend {
 
   Status cdef(const Frame& dst, const ConstFrame& src,
               const CdefParams& params) override {
+    DAEDALUS_TRY(require_8bit(src, "the gpu backend"));
     DAEDALUS_TRY(start_cdef(dst, src, params, cdef_block_rows(src), true));
     return finish_band();
   }
 
   Status mc(const Frame& dst, const ConstFrame& src,
             const McParams& params) override {
+    DAEDALUS_TRY(require_8bit(src, "the gpu backend"));
     int rows[3] = {};
     for (int p = 0; p < dst.num_planes; p++) rows[p] = dst.planes[p].height;
     DAEDALUS_TRY(start_mc(dst, src, params, rows, true));

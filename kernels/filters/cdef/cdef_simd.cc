@@ -11,6 +11,13 @@
 // (the block and its neighbour) and a byte shift within 128-bit lanes, which
 // is why the filter is compiled once per direction (and per tap kind). The
 // blocks of a chunk are filtered grouped by that function.
+//
+// The direction search is in cdef_dir_simd-inl.h.
+//
+// 10-bit frames (16-bit samples) take the same path: their values are staged
+// as they are, and only the staging, the direction search (on the top 8
+// bits), the strengths and the stores differ, by template parameters S (the
+// sample type) and kCs (bit depth - 8).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -42,13 +49,20 @@ void CdefBlockRows(const Frame& dst, const ConstFrame& src,
   cdef_dsp_init_ref(&ref);
   ref.block_rows(dst, src, params, by_begin, by_end);
 }
+
+void CdefBlockRowsHbd(const Frame& dst, const ConstFrame& src,
+                      const CdefParams& params, int by_begin, int by_end) {
+  CdefDsp ref;
+  cdef_dsp_init_ref(&ref);
+  ref.block_rows_hbd(dst, src, params, by_begin, by_end);
+}
 #else
 
 // An unavailable tap holds 0x8000: the least int16 (signed max ignores it) and
 // above every sample as uint16 (unsigned min ignores it). Its distance to any
-// sample is 0x8000 - px >= 0x7F01 as uint16, and 0x7F01 >> 6 = 508 exceeds
-// every strength (<= 15), so constrain() gives 0 for every shift <= 6
-// (damping <= 6 minus floor(log2(strength)) >= 0).
+// sample is 0x8000 - px >= 0x7C01 as uint16 (px <= 1023), and 0x7C01 >> 8 =
+// 124 exceeds every strength (<= 15, 60 at 10 bits), so constrain() gives 0
+// for every shift <= 8 (damping <= 6 + 2 minus floor(log2(strength)) >= 0).
 constexpr uint16_t kUnavailable = 0x8000;
 
 constexpr int kChunk = 64;  // blocks staged at once
@@ -76,9 +90,10 @@ struct Strength {
   int w0, w1;  // primary weights
 };
 
-Strength make_strength(int pri, int sec, int damping) {
+// pri, sec and damping as shifted for bit depth 8 + cs.
+Strength make_strength(int pri, int sec, int damping, int cs) {
   auto log2 = [](int v) { return int(std::bit_width(unsigned(v))) - 1; };
-  const int w0 = 4 - (pri & 1);
+  const int w0 = 4 - ((pri >> cs) & 1);
   return {pri, sec, pri ? std::max(0, damping - log2(pri)) : 0,
           sec ? std::max(0, damping - log2(sec)) : 0, w0, (w0 & 3) | 2};
 }
@@ -87,9 +102,46 @@ int effective_sec(int sec) { return sec == 3 ? 4 : sec; }
 
 // ------------------------------------------------------------------ staging
 
-// Samples [xa, xb) of row y, widened.
+// The values of the 16-bit samples [xa, xb) of row y.
+void widen_words(const ConstPlane& p, int y, int xa, int xb,
+                 uint16_t* HWY_RESTRICT out) {
+  const DU d;
+  const int n = xb - xa, N = int(hn::Lanes(d));
+  const uint16_t max = uint16_t(p.max_value());
+  const int lsb = p.lsb;
+  const auto mask = hn::Set(d, max);
+  const uint8_t* s = &p.at(xa, y);
+  auto value = [&](auto word) HWY_ATTR {
+    return hn::And(hn::ShiftRightSame(word, lsb), mask);
+  };
+  int i = 0;
+  if (p.step == 2) {
+    if (n >= N) {
+      const uint16_t* w = reinterpret_cast<const uint16_t*>(s);
+      for (; i + N <= n; i += N) hn::StoreU(value(hn::LoadU(d, w + i)), d, out + i);
+      if (i < n) hn::StoreU(value(hn::LoadU(d, w + n - N)), d, out + n - N);
+      return;
+    }
+  } else if (p.step == 4) {
+    // As widen_row's interleaved bytes, in words.
+    const uint16_t* w = reinterpret_cast<const uint16_t*>(s);
+    hn::Vec<DU> even, odd;
+    for (; i + N < n; i += N) {
+      hn::LoadInterleaved2(d, w + 2 * i, even, odd);
+      hn::StoreU(value(even), d, out + i);
+    }
+  }
+  for (; i < n; i++) out[i] = uint16_t(sample_value<uint16_t>(p, xa + i, y));
+}
+
+// Samples [xa, xb) of row y, widened (10-bit ones: their values).
+template <class S>
 void widen_row(const ConstPlane& p, int y, int xa, int xb,
                uint16_t* HWY_RESTRICT out) {
+  if constexpr (sizeof(S) == 2) {
+    widen_words(p, y, xa, xb, out);
+    return;
+  }
   const DU d;
   const hn::Rebind<uint8_t, DU> d8;
   const int n = xb - xa, N = int(hn::Lanes(d));
@@ -117,6 +169,7 @@ void widen_row(const ConstPlane& p, int y, int xa, int xb,
 
 // Columns [x, x + n) of rows [y, y + rows) of `p`, row r at out + r pitch,
 // samples outside the plane as kUnavailable.
+template <class S>
 void stage(const ConstPlane& p, int x, int y, int n, int rows, int pitch,
            uint16_t* HWY_RESTRICT out) {
   const int xa = std::clamp(x, 0, p.width), xb = std::clamp(x + n, 0, p.width);
@@ -127,7 +180,7 @@ void stage(const ConstPlane& p, int x, int y, int n, int rows, int pitch,
     }
     std::fill(out, out + (xa - x), kUnavailable);
     std::fill(out + (xb - x), out + n, kUnavailable);
-    widen_row(p, y + r, xa, xb, out + (xa - x));
+    widen_row<S>(p, y + r, xa, xb, out + (xa - x));
   }
 }
 
@@ -219,194 +272,7 @@ void lay_out_pair(const uint16_t* HWY_RESTRICT u,
 
 // --------------------------------------------------------- direction search
 
-template <int kShift, class D, class V>
-HWY_INLINE void diagonal(D d, V v, V& lo, V& hi) {
-  if constexpr (kShift == 0) {
-    lo = hn::Add(lo, v);
-  } else {
-    lo = hn::Add(lo, hn::ShiftLeftLanes<kShift>(d, v));
-    hi = hn::Add(hi, hn::ShiftRightLanes<8 - kShift>(d, v));
-  }
-}
-
-// cost = sum over lanes of line^2 * 840 / count, as (line * f) * (line * g)
-// with f * g = 840 / count: each factor stays within int16 for
-// |line| <= 128 count, and pairs of products add up in int32.
-template <class D32, class V>
-HWY_INLINE hn::Vec<D32> line_cost(D32 d32, V lo, V flo, V glo) {
-  auto sum1 = hn::Zero(d32);
-  const auto sum0 = hn::ReorderWidenMulAccumulate(
-      d32, hn::Mul(lo, flo), hn::Mul(lo, glo), hn::Zero(d32), sum1);
-  return hn::Add(sum0, sum1);
-}
-
-template <class D32, class V>
-HWY_INLINE hn::Vec<D32> line_cost(D32 d32, V lo, V hi, V flo, V glo, V fhi,
-                                  V ghi) {
-  auto sum1 = hn::Zero(d32);
-  auto sum0 = hn::ReorderWidenMulAccumulate(
-      d32, hn::Mul(lo, flo), hn::Mul(lo, glo), hn::Zero(d32), sum1);
-  sum0 = hn::ReorderWidenMulAccumulate(d32, hn::Mul(hi, fhi), hn::Mul(hi, ghi),
-                                       sum0, sum1);
-  return hn::Add(sum0, sum1);
-}
-
-// Per 128-bit lane: the sums of the lanes of a, b, c and e, in that order.
-template <class D32, class V>
-HWY_INLINE V reduce4(D32 d32, V a, V b, V c, V e) {
-  const hn::Repartition<int64_t, D32> d64;
-  const V ab = hn::Add(hn::InterleaveLower(d32, a, b),
-                       hn::InterleaveUpper(d32, a, b));
-  const V ce = hn::Add(hn::InterleaveLower(d32, c, e),
-                       hn::InterleaveUpper(d32, c, e));
-  const auto ab64 = hn::BitCast(d64, ab), ce64 = hn::BitCast(d64, ce);
-  return hn::Add(hn::BitCast(d32, hn::InterleaveLower(d64, ab64, ce64)),
-                 hn::BitCast(d32, hn::InterleaveUpper(d64, ab64, ce64)));
-}
-
-// Weights of the lines as int16 factor pairs (see line_cost). Diagonals
-// (directions 0, 4): line n < 8 of count n + 1 in lane n of lo, line 8 + k of
-// count 7 - k in lane k of hi. Directions 1, 3, 5, 7: counts 2, 4, 6, 8, ...
-// in lo, 6, 4, 2 in hi. Directions 2, 6: count 8.
-alignas(16) constexpr int16_t kDiagLoF[8] = {28, 20, 14, 14, 12, 10, 10, 7};
-alignas(16) constexpr int16_t kDiagLoG[8] = {30, 21, 20, 15, 14, 14, 12, 15};
-alignas(16) constexpr int16_t kDiagHiF[8] = {10, 10, 12, 14, 14, 20, 28, 0};
-alignas(16) constexpr int16_t kDiagHiG[8] = {12, 14, 14, 15, 20, 21, 30, 0};
-alignas(16) constexpr int16_t kHalfLoF[8] = {20, 14, 10, 7, 7, 7, 7, 7};
-alignas(16) constexpr int16_t kHalfLoG[8] = {21, 15, 14, 15, 15, 15, 15, 15};
-alignas(16) constexpr int16_t kHalfHiF[8] = {10, 14, 20, 0, 0, 0, 0, 0};
-alignas(16) constexpr int16_t kHalfHiG[8] = {14, 15, 21, 0, 0, 0, 0, 0};
-
-// Lines of the diagonal directions 0 (i + j) and 4 (7 + i - j, summed as
-// 7 - i + j, which has the same counts) of rows x0..x7.
-template <class D, class V>
-HWY_INLINE void diagonals(D d, V x0, V x1, V x2, V x3, V x4, V x5, V x6, V x7,
-                          V& lo0, V& hi0, V& lo4, V& hi4) {
-  diagonal<0>(d, x0, lo0, hi0), diagonal<7>(d, x0, lo4, hi4);
-  diagonal<1>(d, x1, lo0, hi0), diagonal<6>(d, x1, lo4, hi4);
-  diagonal<2>(d, x2, lo0, hi0), diagonal<5>(d, x2, lo4, hi4);
-  diagonal<3>(d, x3, lo0, hi0), diagonal<4>(d, x3, lo4, hi4);
-  diagonal<4>(d, x4, lo0, hi0), diagonal<3>(d, x4, lo4, hi4);
-  diagonal<5>(d, x5, lo0, hi0), diagonal<2>(d, x5, lo4, hi4);
-  diagonal<6>(d, x6, lo0, hi0), diagonal<1>(d, x6, lo4, hi4);
-  diagonal<7>(d, x7, lo0, hi0), diagonal<0>(d, x7, lo4, hi4);
-}
-
-// Lines of directions 7 (i / 2 + j) and 5 (3 - i / 2 + j) from the sums of
-// row pairs p0..p3.
-template <class D, class V>
-HWY_INLINE void half_slopes(D d, V p0, V p1, V p2, V p3, V& lo7, V& hi7,
-                            V& lo5, V& hi5) {
-  diagonal<0>(d, p0, lo7, hi7), diagonal<3>(d, p0, lo5, hi5);
-  diagonal<1>(d, p1, lo7, hi7), diagonal<2>(d, p1, lo5, hi5);
-  diagonal<2>(d, p2, lo7, hi7), diagonal<1>(d, p2, lo5, hi5);
-  diagonal<3>(d, p3, lo7, hi7), diagonal<0>(d, p3, lo5, hi5);
-}
-
-// Per 128-bit lane, from the 2 x 2 transposes lo (rows 0-3) and hi (rows
-// 4-7) of two column pairs: the sum of those columns.
-template <class D, class V32>
-HWY_INLINE hn::Vec<D> column_pair(D d, V32 lo, V32 hi) {
-  const hn::Repartition<int64_t, D> d64;
-  const auto l = hn::BitCast(d64, lo), h = hn::BitCast(d64, hi);
-  return hn::Add(hn::BitCast(d, hn::InterleaveLower(d64, l, h)),
-                 hn::BitCast(d, hn::InterleaveUpper(d64, l, h)));
-}
-
-// Direction and variance of n staged luma blocks; block j's row i starts at
-// rows + i kPitch + 8 j. Each 128-bit lane holds one row of one block; the
-// lines of directions 1, 3 and 2 are those of 7, 5 and 6 on the transposed
-// block.
-void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
-               int* HWY_RESTRICT var) {
-  const hn::CappedTag<int16_t, 32> d;
-  const hn::RebindToUnsigned<decltype(d)> du;
-  const hn::Repartition<int32_t, decltype(d)> d32;
-  using V = hn::Vec<decltype(d)>;
-  using V32 = hn::Vec<decltype(d32)>;
-  const int per = int(hn::Lanes(d)) / 8;  // blocks per vector
-  const V dlf = hn::LoadDup128(d, kDiagLoF), dlg = hn::LoadDup128(d, kDiagLoG);
-  const V dhf = hn::LoadDup128(d, kDiagHiF), dhg = hn::LoadDup128(d, kDiagHiG);
-  const V hlf = hn::LoadDup128(d, kHalfLoF), hlg = hn::LoadDup128(d, kHalfLoG);
-  const V hhf = hn::LoadDup128(d, kHalfHiF), hhg = hn::LoadDup128(d, kHalfHiG);
-  const V f8 = hn::Set(d, 7), g8 = hn::Set(d, 15), zero = hn::Zero(d);
-  const V bias = hn::Set(d, 128);
-
-  for (int b = 0; b < n; b += per) {
-    auto row = [&](int i) HWY_ATTR {
-      return hn::Sub(hn::BitCast(d, hn::LoadU(du, rows + i * kPitch + 8 * b)),
-                     bias);
-    };
-    const V x0 = row(0), x1 = row(1), x2 = row(2), x3 = row(3);
-    const V x4 = row(4), x5 = row(5), x6 = row(6), x7 = row(7);
-
-    // Each direction's cost right after its lines, to keep few vectors live.
-    V lo0 = zero, hi0 = zero, lo4 = zero, hi4 = zero;
-    diagonals(d, x0, x1, x2, x3, x4, x5, x6, x7, lo0, hi0, lo4, hi4);
-    const V32 c0 = line_cost(d32, lo0, hi0, dlf, dlg, dhf, dhg);
-    const V32 c4 = line_cost(d32, lo4, hi4, dlf, dlg, dhf, dhg);
-
-    const V p0 = hn::Add(x0, x1), p1 = hn::Add(x2, x3);
-    const V p2 = hn::Add(x4, x5), p3 = hn::Add(x6, x7);
-    V lo7 = zero, hi7 = zero, lo5 = zero, hi5 = zero;
-    half_slopes(d, p0, p1, p2, p3, lo7, hi7, lo5, hi5);
-    const V32 c5 = line_cost(d32, lo5, hi5, hlf, hlg, hhf, hhg);
-    const V32 c7 = line_cost(d32, lo7, hi7, hlf, hlg, hhf, hhg);
-    const V32 c6 =
-        line_cost(d32, hn::Add(hn::Add(p0, p1), hn::Add(p2, p3)), f8, g8);
-
-    // Transposed: q0..q3 are the sums of column pairs, each a vector of rows.
-    const V32 a0 = hn::BitCast(d32, hn::InterleaveLower(d, x0, x1));
-    const V32 a1 = hn::BitCast(d32, hn::InterleaveUpper(d, x0, x1));
-    const V32 a2 = hn::BitCast(d32, hn::InterleaveLower(d, x2, x3));
-    const V32 a3 = hn::BitCast(d32, hn::InterleaveUpper(d, x2, x3));
-    const V32 a4 = hn::BitCast(d32, hn::InterleaveLower(d, x4, x5));
-    const V32 a5 = hn::BitCast(d32, hn::InterleaveUpper(d, x4, x5));
-    const V32 a6 = hn::BitCast(d32, hn::InterleaveLower(d, x6, x7));
-    const V32 a7 = hn::BitCast(d32, hn::InterleaveUpper(d, x6, x7));
-    const V q0 = column_pair(d, hn::InterleaveLower(d32, a0, a2),
-                             hn::InterleaveLower(d32, a4, a6));
-    const V q1 = column_pair(d, hn::InterleaveUpper(d32, a0, a2),
-                             hn::InterleaveUpper(d32, a4, a6));
-    const V q2 = column_pair(d, hn::InterleaveLower(d32, a1, a3),
-                             hn::InterleaveLower(d32, a5, a7));
-    const V q3 = column_pair(d, hn::InterleaveUpper(d32, a1, a3),
-                             hn::InterleaveUpper(d32, a5, a7));
-    V lo1 = zero, hi1 = zero, lo3 = zero, hi3 = zero;
-    half_slopes(d, q0, q1, q2, q3, lo1, hi1, lo3, hi3);
-    const V32 c1 = line_cost(d32, lo1, hi1, hlf, hlg, hhf, hhg);
-    const V32 c3 = line_cost(d32, lo3, hi3, hlf, hlg, hhf, hhg);
-    const V32 c2 =
-        line_cost(d32, hn::Add(hn::Add(q0, q1), hn::Add(q2, q3)), f8, g8);
-
-    const V32 cost_lo = reduce4(d32, c0, c1, c2, c3);
-    const V32 cost_hi = reduce4(d32, c4, c5, c6, c7);
-    V32 best = hn::Max(cost_lo, cost_hi);
-    best = hn::Max(best, hn::Shuffle2301(best));
-    best = hn::Max(best, hn::Shuffle1032(best));
-
-    // The first direction of the best cost, and its gain over the orthogonal
-    // one (4 lanes on, in the other vector).
-    alignas(64) int32_t cost[2][16], top[16];
-    uint8_t lo_bits[16] = {}, hi_bits[16] = {};
-    hn::Store(cost_lo, d32, cost[0]);
-    hn::Store(cost_hi, d32, cost[1]);
-    hn::Store(best, d32, top);
-    hn::StoreMaskBits(d32, hn::Eq(cost_lo, best), lo_bits);
-    hn::StoreMaskBits(d32, hn::Eq(cost_hi, best), hi_bits);
-    uint64_t lo_mask, hi_mask;
-    std::memcpy(&lo_mask, lo_bits, 8);
-    std::memcpy(&hi_mask, hi_bits, 8);
-    for (int j = 0; j < per && b + j < n; j++) {
-      const unsigned code = unsigned((lo_mask >> (4 * j)) & 15) |
-                            unsigned(((hi_mask >> (4 * j)) & 15) << 4);
-      const int best_dir = std::countr_zero(code);
-      dir[b + j] = best_dir;
-      const int other = cost[(best_dir >> 2) ^ 1][4 * j + (best_dir & 3)];
-      var[b + j] = (top[4 * j] - other) >> 10;
-    }
-  }
-}
+#include "filters/cdef/cdef_dir_simd-inl.h"
 
 // ------------------------------------------------------------------- filter
 
@@ -456,42 +322,59 @@ struct Job {
   uint8_t* out[2];
 };
 
-// The destination planes of a run of jobs.
+// The destination planes of a run of jobs (lsb: of 16-bit samples).
 struct Sink {
   ptrdiff_t stride[2];
   int step[2];
+  int lsb = 0;
 };
 
-template <int kW>
-HWY_INLINE void put_rows(const uint8_t* HWY_RESTRICT v, int rows, uint8_t* o,
+// Rows of kW samples of type S from v (rows of kW) to o.
+template <int kW, class S>
+HWY_INLINE void put_rows(const S* HWY_RESTRICT v, int rows, uint8_t* o,
                          ptrdiff_t stride, int step) {
   for (int r = 0; r < rows; r++, o += stride, v += kW) {
-    if (step == 1) {
-      std::memcpy(o, v, kW);
+    if (step == int(sizeof(S))) {
+      std::memcpy(o, v, kW * sizeof(S));
     } else {
-      for (int c = 0; c < kW; c++) o[c * step] = v[c];
+      for (int c = 0; c < kW; c++) std::memcpy(o + c * step, v + c, sizeof(S));
     }
+  }
+}
+
+// res (values 0..max) as samples of type S, in v.
+template <class S, class D, class V>
+HWY_INLINE void to_samples(D d, V res, int lsb, S* HWY_RESTRICT v) {
+  if constexpr (sizeof(S) == 1) {
+    const hn::Rebind<uint8_t, D> d8;
+    hn::Store(hn::DemoteTo(d8, res), d8, v);
+  } else {
+    const hn::Rebind<uint16_t, D> d16;
+    hn::Store(hn::ShiftLeftSame(hn::DemoteTo(d16, res), lsb), d16, v);
   }
 }
 
 // Writes the filtered rows [row, row + lanes / 8) of a block to rows from
 // out[0] (and out[1]).
-template <int kColBytes, class D, class VI>
+template <int kColBytes, class S, class D, class VI>
 HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
                              const Sink& sink) {
   const int rows = int(hn::Lanes(d)) / 8;
-  alignas(64) uint8_t v[2][32];
+  alignas(64) S v[2][32];
   if constexpr (kColBytes == 2) {
-    const hn::Rebind<uint8_t, D> d8;
-    hn::Store(hn::DemoteTo(d8, res), d8, v[0]);
+    if constexpr (sizeof(S) == 1) {
+      to_samples(d, res, 0, v[0]);
+    } else {  // already 16 bits
+      const hn::RebindToUnsigned<D> du;
+      hn::Store(hn::ShiftLeftSame(hn::BitCast(du, res), sink.lsb), du, v[0]);
+    }
     put_rows<8>(v[0], rows, out[0] + row * sink.stride[0],
                 sink.stride[0], sink.step[0]);
   } else {
     const hn::Repartition<int32_t, D> d32;
-    const hn::Rebind<uint8_t, decltype(d32)> d8;
     const auto uv = hn::BitCast(d32, res);
-    hn::Store(hn::DemoteTo(d8, hn::And(uv, hn::Set(d32, 0xFFFF))), d8, v[0]);
-    hn::Store(hn::DemoteTo(d8, hn::ShiftRight<16>(uv)), d8, v[1]);
+    to_samples(d32, hn::And(uv, hn::Set(d32, 0xFFFF)), sink.lsb, v[0]);
+    to_samples(d32, hn::ShiftRight<16>(uv), sink.lsb, v[1]);
     for (int p = 0; p < 2; p++)
       put_rows<4>(v[p], rows, out[p] + row * sink.stride[p],
                   sink.stride[p], sink.step[p]);
@@ -502,7 +385,7 @@ HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
 // kinds can the result leave the range of its taps: with one kind the weights
 // add up to 12, and (8 + 12 D) >> 4 <= D for any D >= 1 (the largest
 // distance to a tap on the side of the sum), so no clip is needed.
-template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
+template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
 HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
   constexpr bool kClip = kPri && kSec;
   constexpr int kD2 = (kDir + 2) & 7, kD6 = (kDir + 6) & 7;
@@ -546,25 +429,25 @@ HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
     sum = hn::Add(sum, hn::Add(round, hn::ShiftRight<15>(sum)));
     auto res = hn::Add(hn::BitCast(di, px), hn::ShiftRight<4>(sum));
     if constexpr (kClip) res = hn::Min(hn::Max(res, hn::BitCast(di, lo)), hi);
-    store_result<kColBytes>(di, res, i / 8, job.out, sink);
+    store_result<kColBytes, S>(di, res, i / 8, job.out, sink);
   }
 }
 
-template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows>
+template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
 void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
   for (int k = 0; k < n; k++)
-    filter_block<kDir, kPri, kSec, kColBytes, kRows>(jobs[k], sink);
+    filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(jobs[k], sink);
 }
 
 using FilterFn = void (*)(const Job*, int, const Sink&);
 // [variant: both, primary only, secondary only][direction]
 using FilterTable = std::array<std::array<FilterFn, 8>, 3>;
 
-template <int kColBytes, int kRows, size_t... kDir>
+template <int kColBytes, int kRows, class S, size_t... kDir>
 constexpr FilterTable filter_table(std::index_sequence<kDir...>) {
-  return {{{&filter_blocks<int(kDir), true, true, kColBytes, kRows>...},
-           {&filter_blocks<int(kDir), true, false, kColBytes, kRows>...},
-           {&filter_blocks<int(kDir), false, true, kColBytes, kRows>...}}};
+  return {{{&filter_blocks<int(kDir), true, true, kColBytes, kRows, S>...},
+           {&filter_blocks<int(kDir), true, false, kColBytes, kRows, S>...},
+           {&filter_blocks<int(kDir), false, true, kColBytes, kRows, S>...}}};
 }
 
 // The filter function of a block, as an index into a FilterTable (variant
@@ -609,9 +492,39 @@ void prefetch_rows(const ConstPlane& p, int y, int rows) {
       hwy::Prefetch(p.row(r) + c);
 }
 
+// copy_rect of 16-bit samples (of the same layout in dst and src): the
+// value bits of each word, the others 0.
+void copy_words(const Plane& dst, const ConstPlane& src, int x0, int x1,
+                int y0, int y1) {
+  const DU d;
+  const int N = int(hn::Lanes(d)), n = x1 - x0;
+  const uint16_t bits = uint16_t(src.max_value() << src.lsb);
+  const auto mask = hn::Set(d, bits);
+  for (int y = y0; y < y1; y++) {
+    int i = 0;
+    if (src.step == 2 && dst.step == 2) {
+      const uint16_t* s = reinterpret_cast<const uint16_t*>(&src.at(x0, y));
+      uint16_t* o = reinterpret_cast<uint16_t*>(&dst.at(x0, y));
+      for (; i + N <= n; i += N)
+        hn::StoreU(hn::And(hn::LoadU(d, s + i), mask), d, o + i);
+    }
+    for (; i < n; i++) {
+      uint16_t w;
+      std::memcpy(&w, &src.at(x0 + i, y), 2);
+      w &= bits;
+      std::memcpy(&dst.at(x0 + i, y), &w, 2);
+    }
+  }
+}
+
+template <class S>
 void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
                int y1) {
   if (x0 >= x1) return;
+  if constexpr (sizeof(S) == 2) {
+    copy_words(dst, src, x0, x1, y0, y1);
+    return;
+  }
   for (int y = y0; y < y1; y++) {
     if (src.step == 1 && dst.step == 1) {
       std::memcpy(&dst.at(x0, y), &src.at(x0, y), size_t(x1 - x0));
@@ -623,20 +536,28 @@ void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
 
 // ---------------------------------------------------------------- the rows
 
-constexpr FilterTable kLumaTable =
-    filter_table<2, 8>(std::make_index_sequence<8>());
-constexpr FilterTable kPair420Table =
-    filter_table<4, 4>(std::make_index_sequence<8>());
-constexpr FilterTable kPair422Table =
-    filter_table<4, 8>(std::make_index_sequence<8>());
+// The filter functions of samples of type S.
+template <class S>
+struct Tables {
+  static constexpr FilterTable kLuma =
+      filter_table<2, 8, S>(std::make_index_sequence<8>());
+  static constexpr FilterTable kPair420 =
+      filter_table<4, 4, S>(std::make_index_sequence<8>());
+  static constexpr FilterTable kPair422 =
+      filter_table<4, 8, S>(std::make_index_sequence<8>());
+};
 
-// A band's frame-wide constants and scratch space.
+// A band's frame-wide constants and scratch space, for samples of type S.
+template <class S>
 struct Band {
+  static constexpr int kCs = sizeof(S) == 1 ? 0 : 2;  // bit depth - 8
+
   Band(const Frame& dst_, const ConstFrame& src_, const CdefParams& params_)
       : dst(dst_), src(src_), params(params_) {
-    for (int pri = 0; pri < 16; pri++)
-      luma_str[pri] = make_strength(pri, effective_sec(params.sec_strength),
-                                    params.damping);
+    for (int pri = 0; pri < (16 << kCs); pri++)
+      luma_str[pri] =
+          make_strength(pri, effective_sec(params.sec_strength) << kCs,
+                        params.damping + kCs, kCs);
   }
 
   const Frame& dst;
@@ -647,13 +568,18 @@ struct Band {
   const int cw = 8 >> src.chroma_shift_x, ch = 8 >> sy;
   // 4:4:4 chroma planes are filtered one at a time like luma, others as
   // pairs.
+  const FilterTable& luma_table = Tables<S>::kLuma;
   const FilterTable& uv_table =
-      cw == 8 ? kLumaTable : (ch == 8 ? kPair422Table : kPair420Table);
-  Strength luma_str[16];
-  const Strength uv_str =
-      make_strength(params.uv_pri_strength,
-                    effective_sec(params.uv_sec_strength), params.damping - 1);
+      cw == 8 ? Tables<S>::kLuma
+              : (ch == 8 ? Tables<S>::kPair422 : Tables<S>::kPair420);
+  // By the adjusted primary strength.
+  Strength luma_str[16 << kCs];
+  const Strength uv_str = make_strength(
+      params.uv_pri_strength << kCs,
+      effective_sec(params.uv_sec_strength) << kCs, params.damping - 1 + kCs,
+      kCs);
   const bool uv_on = src.num_planes == 3 && (uv_str.pri || uv_str.sec);
+  const int lsb = src.planes[0].lsb;
 
   // Luma, a 4:4:4 chroma plane, or U and V at half the pitch.
   alignas(64) uint16_t staged[kMaxRows * kPitch] = {};
@@ -673,7 +599,8 @@ HWY_INLINE void for_each_bit(uint64_t bits, F f) {
 
 // Filters blocks [b0, b0 + n) of plane p (luma or 4:4:4 chroma) at row y,
 // laid out, by w.key with strengths w.str (kCopy: copied).
-void filter_plane(Band& w, int p, int y, int b0, int n) {
+template <class S>
+void filter_plane(Band<S>& w, int p, int y, int b0, int n) {
   const ConstPlane& src = w.src.planes[p];
   const Plane& dst = w.dst.planes[p];
   for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
@@ -682,27 +609,30 @@ void filter_plane(Band& w, int p, int y, int b0, int n) {
       const int x = 8 * (b0 + j);
       if (j >= n) return;
       if (k == kCopy)
-        copy_rect(dst, src, x, x + 8, y, y + 8);
+        copy_rect<S>(dst, src, x, x + 8, y, y + 8);
       else
         w.jobs[count++] = {w.laid + (j + 1) * 96, w.str[j], {&dst.at(x, y)}};
     });
     if (count)
-      kLumaTable[k >> 3][k & 7](w.jobs, count, {{dst.stride}, {dst.step}});
+      w.luma_table[k >> 3][k & 7](w.jobs, count,
+                                  {{dst.stride}, {dst.step}, w.lsb});
   });
 }
 
 // Luma blocks [b0, b0 + n) of the block row at y0: the direction search and
 // the filter.
-void luma_chunk(Band& w, int y0, int b0, int n) {
+template <class S>
+void luma_chunk(Band<S>& w, int y0, int b0, int n) {
   const int pri = w.params.pri_strength;
   // Blocks b0 - 1 to b0 + n (the outer ones for the taps).
-  stage(w.src.planes[0], 8 * b0 - 8, y0 - 2, 8 * n + 16, 12, kPitch, w.staged);
+  stage<S>(w.src.planes[0], 8 * b0 - 8, y0 - 2, 8 * n + 16, 12, kPitch,
+           w.staged);
   if (pri > 0 || w.params.uv_pri_strength > 0)
-    find_dirs(w.staged + 2 * kPitch + 8, n, w.dir, w.var);
+    find_dirs<Band<S>::kCs>(w.staged + 2 * kPitch + 8, n, w.dir, w.var);
   lay_out(w.staged, kPitch, 12, n + 2, w.laid);
   std::fill(w.key + n, w.key + kChunk, 63);
   for (int j = 0; j < n; j++) {
-    w.str[j] = &w.luma_str[cdef_adjust_strength(pri, w.var[j])];
+    w.str[j] = &w.luma_str[cdef_adjust_strength(pri << w.kCs, w.var[j])];
     w.key[j] = filter_key(*w.str[j], pri > 0 ? w.dir[j] : 0);
   }
   filter_plane(w, 0, y0, b0, n);
@@ -710,7 +640,8 @@ void luma_chunk(Band& w, int y0, int b0, int n) {
 
 // The chroma blocks [b0, b0 + n) of the block row at chroma row cy0 (after
 // luma_chunk: its directions), those from uv_blocks[p] on outside plane p.
-void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
+template <class S>
+void chroma_chunk(Band<S>& w, int cy0, int b0, int n, const int* uv_blocks) {
   std::fill(w.key + n, w.key + kChunk, 63);
   for (int j = 0; j < n; j++) {
     int d = 0;
@@ -724,25 +655,25 @@ void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
   if (w.cw == 8) {
     for (int p = 1; p < 3; p++) {
       if (b0 >= uv_blocks[p]) continue;
-      stage(w.src.planes[p], 8 * b0 - 8, cy0 - 2, 8 * n + 16, 12, kPitch,
-            w.staged);
+      stage<S>(w.src.planes[p], 8 * b0 - 8, cy0 - 2, 8 * n + 16, 12, kPitch,
+               w.staged);
       lay_out(w.staged, kPitch, 12, n + 2, w.laid);
       filter_plane(w, p, cy0, b0, std::min(n, uv_blocks[p] - b0));
     }
     return;
   }
-  stage(w.src.planes[1], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
-        kPitch / 2, w.staged);
-  stage(w.src.planes[2], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
-        kPitch / 2, w.staged_v);
+  stage<S>(w.src.planes[1], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
+           kPitch / 2, w.staged);
+  stage<S>(w.src.planes[2], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
+           kPitch / 2, w.staged_v);
   lay_out_pair(w.staged, w.staged_v, kPitch / 2, w.ch + 4, n + 2, w.laid);
   const Plane& u = w.dst.planes[1];
   const Plane& v = w.dst.planes[2];
-  const Sink sink = {{u.stride, v.stride}, {u.step, v.step}};
+  const Sink sink = {{u.stride, v.stride}, {u.step, v.step}, w.lsb};
   // Blocks outside one of the planes are filtered into `spill` (rows of 4
   // of U, then of V) and copied to the other plane from there.
   const int both = std::min(uv_blocks[1], uv_blocks[2]) - b0;
-  uint8_t spill[kChunk][2][32];
+  S spill[kChunk][2][32];
   int spilled_blocks[kChunk];
   for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
     int count = 0, spilled = 0;
@@ -753,15 +684,20 @@ void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
         w.jobs[count++] = {blk, &w.uv_str,
                            {&u.at(4 * b, cy0), &v.at(4 * b, cy0)}};
       } else {
-        w.jobs[kChunk - 1 - spilled] = {blk, &w.uv_str,
-                                        {spill[spilled][0], spill[spilled][1]}};
+        w.jobs[kChunk - 1 - spilled] = {
+            blk,
+            &w.uv_str,
+            {reinterpret_cast<uint8_t*>(spill[spilled][0]),
+             reinterpret_cast<uint8_t*>(spill[spilled][1])}};
         spilled_blocks[spilled++] = b;
       }
     });
     const FilterFn fn = w.uv_table[k >> 3][k & 7];
     if (count) fn(w.jobs, count, sink);
     if (!spilled) return;
-    fn(w.jobs + kChunk - spilled, spilled, {{4, 4}, {1, 1}});
+    constexpr int kSize = int(sizeof(S));
+    fn(w.jobs + kChunk - spilled, spilled,
+       {{4 * kSize, 4 * kSize}, {kSize, kSize}, w.lsb});
     for (int i = 0; i < spilled; i++)
       for (int p = 1; p < 3; p++) {
         const Plane& dst = w.dst.planes[p];
@@ -773,9 +709,10 @@ void chroma_chunk(Band& w, int cy0, int b0, int n, const int* uv_blocks) {
   });
 }
 
-void CdefBlockRows(const Frame& dst, const ConstFrame& src,
-                   const CdefParams& params, int by_begin, int by_end) {
-  Band w(dst, src, params);
+template <class S>
+void block_rows(const Frame& dst, const ConstFrame& src,
+                const CdefParams& params, int by_begin, int by_end) {
+  Band<S> w(dst, src, params);
   const ConstPlane& luma = src.planes[0];
   for (int by = by_begin; by < by_end; by++) {
     const int y0 = 8 * by, cy0 = y0 >> w.sy;
@@ -805,14 +742,24 @@ void CdefBlockRows(const Frame& dst, const ConstFrame& src,
 
     // What is left unfiltered: a partial block row, the columns right of
     // the last block, chroma blocks outside their plane.
-    copy_rect(dst.planes[0], luma, full ? 8 * w.nb : 0, luma.width, y0,
-              std::min(y0 + 8, luma.height));
+    copy_rect<S>(dst.planes[0], luma, full ? 8 * w.nb : 0, luma.width, y0,
+                 std::min(y0 + 8, luma.height));
     for (int p = 1; p < src.num_planes; p++) {
       const ConstPlane& c = src.planes[p];
-      copy_rect(dst.planes[p], c, w.cw * uv_blocks[p], c.width, cy0,
-                std::min(cy0 + w.ch, c.height));
+      copy_rect<S>(dst.planes[p], c, w.cw * uv_blocks[p], c.width, cy0,
+                   std::min(cy0 + w.ch, c.height));
     }
   }
+}
+
+void CdefBlockRows(const Frame& dst, const ConstFrame& src,
+                   const CdefParams& params, int by_begin, int by_end) {
+  block_rows<uint8_t>(dst, src, params, by_begin, by_end);
+}
+
+void CdefBlockRowsHbd(const Frame& dst, const ConstFrame& src,
+                      const CdefParams& params, int by_begin, int by_end) {
+  block_rows<uint16_t>(dst, src, params, by_begin, by_end);
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR
@@ -826,9 +773,11 @@ HWY_AFTER_NAMESPACE();
 namespace daedalus {
 
 HWY_EXPORT(CdefBlockRows);
+HWY_EXPORT(CdefBlockRowsHbd);
 
 void cdef_dsp_init_simd(CdefDsp* dsp) {
   dsp->block_rows = simd_dispatch(HWY_DISPATCH_TABLE(CdefBlockRows));
+  dsp->block_rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(CdefBlockRowsHbd));
 }
 
 }  // namespace daedalus

@@ -31,22 +31,25 @@ extern const int8_t kCdefDirections[8][2][2];
 extern const uint8_t kCdefDir422[8];
 
 // AV1 direction search on the 8x8 block of `plane` at (x, y) (inside the
-// plane). Returns the direction 0..7 and stores the variance in *var.
+// plane), on the samples' top 8 bits at any bit depth. Returns the direction
+// 0..7 and stores the variance in *var.
 int cdef_find_dir_ref(const ConstPlane& plane, int x, int y, int* var);
 
 // Luma primary strength after the variance adjustment.
 int cdef_adjust_strength(int strength, int var);
 
-// What filters one block of one plane.
+// What filters one block of one plane, at the plane's bit depth bd: the
+// strengths and damping are already shifted by cs = bd - 8 (docs/spec.md,
+// "High bit depth").
 struct CdefBlockParams {
-  int pri = 0;      // primary strength, 0..15 (0: no primary taps)
-  int sec = 0;      // secondary strength, 0, 1, 2 or 4 (0: no secondary taps)
+  int pri = 0;      // primary strength, 0..15 << cs (0: no primary taps)
+  int sec = 0;      // secondary strength, 0, 1, 2 or 4, << cs (0: none)
   int dir = 0;      // 0..7
-  int damping = 3;  // already reduced by 1 for chroma
+  int damping = 3;  // already reduced by 1 for chroma; plus cs
 };
 
-// Filters the `w` x `h` block at (x, y) of `src` into `dst` (same geometry).
-// Taps read `src` only and are unavailable outside the plane.
+// Filters the `w` x `h` block at (x, y) of `src` into `dst` (same geometry
+// and bit depth). Taps read `src` only and are unavailable outside the plane.
 void cdef_filter_block_ref(const Plane& dst, const ConstPlane& src, int x,
                            int y, int w, int h, const CdefBlockParams& params);
 
@@ -60,8 +63,15 @@ using CdefBlockRowsFn = void (*)(const Frame& dst, const ConstFrame& src,
                                  int by_end);
 
 struct CdefDsp {
-  CdefBlockRowsFn block_rows = nullptr;
+  CdefBlockRowsFn block_rows = nullptr;      // frames of bit depth 8
+  CdefBlockRowsFn block_rows_hbd = nullptr;  // of bit depth 10 (16-bit words)
 };
+
+// The entry of `dsp` for frames of `frame`'s bit depth.
+inline CdefBlockRowsFn cdef_block_rows_fn(const CdefDsp& dsp,
+                                          const ConstFrame& frame) {
+  return frame.bit_depth() > 8 ? dsp.block_rows_hbd : dsp.block_rows;
+}
 
 void cdef_dsp_init_ref(CdefDsp* dsp);
 
@@ -73,10 +83,10 @@ inline int cdef_block_rows(const ConstFrame& frame) {
   return (frame.planes[0].height + 7) >> 3;
 }
 
-// Filters the whole frame from `src` into `dst`, split into bands of block
-// rows on `pool` (the calling thread when null); or only block rows from
-// `first_block_row` on (a backend that gives the leading ones to a GPU runs
-// the rest here).
+// Filters the whole frame from `src` into `dst` (of the same format and bit
+// depth), split into bands of block rows on `pool` (the calling thread when
+// null); or only block rows from `first_block_row` on (a backend that gives the
+// leading ones to a GPU runs the rest here).
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
                 const CdefParams& params, ThreadPool* pool = nullptr,
                 int first_block_row = 0);

@@ -9,17 +9,35 @@
 
 namespace daedalus {
 
-// The pixel formats every element accepts (GStreamer names).
-enum class PixelFormat { I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 };
+// Pixel formats (GStreamer names): the 8-bit ones every element accepts,
+// and the 10-bit ones of docs/spec.md "High bit depth".
+enum class PixelFormat {
+  I420,
+  YV12,
+  Y42B,
+  Y444,
+  NV12,
+  NV21,
+  GRAY8,
+  I420_10LE,
+  I422_10LE,
+  Y444_10LE,
+  P010_10LE
+};
 
 inline constexpr PixelFormat kAllPixelFormats[] = {
     PixelFormat::I420, PixelFormat::YV12, PixelFormat::Y42B, PixelFormat::Y444,
     PixelFormat::NV12, PixelFormat::NV21, PixelFormat::GRAY8};
 
+inline constexpr PixelFormat kTenBitPixelFormats[] = {
+    PixelFormat::I420_10LE, PixelFormat::I422_10LE, PixelFormat::Y444_10LE,
+    PixelFormat::P010_10LE};
+
 std::string_view pixel_format_name(PixelFormat format);
 
-// A frame in one allocation laid out like GStreamer lays the format out, with
-// `row_padding` extra bytes at the end of every row (never touched by kernels:
+// A frame in one allocation laid out like GStreamer lays the format out
+// (10-bit samples as 16-bit words), with `row_padding` extra bytes at the end
+// of every row (never touched by kernels:
 // tests fill it with a guard pattern and check it afterwards).
 class Image {
  public:
@@ -40,7 +58,7 @@ class Image {
   std::vector<uint8_t>& bytes() { return bytes_; }
   const std::vector<uint8_t>& bytes() const { return bytes_; }
 
-  // True when every sample of every plane equals the other image's.
+  // True when every sample value of every plane equals the other image's.
   bool same_samples(const Image& other) const;
 
  private:

@@ -1,5 +1,7 @@
 // Bit-exactness of the SIMD CDEF block rows with the reference, once per
-// Highway target.
+// Highway target, on 8-bit and 10-bit frames (docs/spec.md "High bit
+// depth": 10-bit inputs carry random bits outside their values, which must
+// count for nothing, and outputs must have them 0).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +19,6 @@ namespace daedalus {
 namespace {
 
 DAEDALUS_SIMD_TEST_SUITE(CdefSimd);
-
-using Fill = std::function<uint8_t(int, int, int)>;
 
 struct Dsps {
   CdefDsp ref, simd;
@@ -39,7 +39,9 @@ std::string describe(const Image& src, const CdefParams& p) {
 }
 
 // Both implementations on the whole frame, into differently pre-filled
-// destinations with guard bytes: equal samples and intact guards.
+// destinations with guard bytes: equal samples and intact guards. 10-bit
+// destinations start with random bits outside the values too, which must
+// come out 0.
 testing::AssertionResult same_output(const Dsps& dsps, const Image& src,
                                      const CdefParams& params, int pad,
                                      std::mt19937& gen) {
@@ -47,6 +49,7 @@ testing::AssertionResult same_output(const Dsps& dsps, const Image& src,
   Image got(src.format(), src.width(), src.height(), pad);
   test::fill(want, [](int, int, int) { return uint8_t(0x5A); });
   test::fill_random(got, gen);
+  test::set_outside_bits(got, gen);
   cdef_frame(dsps.ref, want.frame(), src.frame(), params);
   cdef_frame(dsps.simd, got.frame(), src.frame(), params);
   const std::string diff = test::first_difference(want, got);
@@ -59,18 +62,40 @@ testing::AssertionResult same_output(const Dsps& dsps, const Image& src,
   return testing::AssertionSuccess();
 }
 
-// Content kinds: random, near-flat around thresholds, mid-spread, smooth
-// gradients with texture (large, varied variances and directions).
+using Fill = std::function<int(int, int, int)>;
+
+// Both depths' formats.
+std::vector<PixelFormat> all_formats() {
+  std::vector<PixelFormat> all(std::begin(kAllPixelFormats),
+                               std::end(kAllPixelFormats));
+  all.insert(all.end(), std::begin(kTenBitPixelFormats),
+             std::end(kTenBitPixelFormats));
+  return all;
+}
+
+// The largest sample value of the image's depth, and how many times 8 bits'
+// that range is.
+int max_of(const Image& image) { return image.frame().planes[0].max_value(); }
+int scale_of(const Image& image) { return (max_of(image) + 1) >> 8; }
+
+// Content kinds, scaled to the depth: random, near-flat around thresholds,
+// mid-spread, smooth gradients with texture (large, varied variances and
+// directions), blocks of flat levels; 10-bit images also get random bits
+// outside their values.
 void fill_content(Image& image, std::mt19937& gen, int kind) {
-  switch (kind % 4) {
+  const int s = scale_of(image), max = max_of(image);
+  switch (kind % 5) {
     case 0:
       test::fill_random(image, gen);
       break;
     case 1:
-      test::fill_near(image, gen, 128, 6);
+      test::fill_near(image, gen, 128 * s, 6 * s);
       break;
     case 2:
-      test::fill_near(image, gen, 60, 24);
+      test::fill_near(image, gen, 60 * s, 24 * s);
+      break;
+    case 3:
+      test::fill_blocky(image, gen, 8, 128 * s, 15 * s);
       break;
     default: {
       const int a = int(gen() % 7) - 3, b = int(gen() % 7) - 3;
@@ -79,12 +104,13 @@ void fill_content(Image& image, std::mt19937& gen, int kind) {
         const uint32_t h = (uint32_t(x) * 0x9E3779B1u) ^
                            (uint32_t(y) * 0x85EBCA6Bu) ^ (uint32_t(p) << 28) ^
                            salt;
-        return uint8_t(
-            std::clamp(128 + a * x + b * y + int(h >> 29) * 3 - 10, 0, 255));
+        return std::clamp((128 + a * x + b * y + int(h >> 29) * 3 - 10) * s, 0,
+                          max);
       });
       break;
     }
   }
+  test::set_outside_bits(image, gen);
 }
 
 TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
@@ -94,7 +120,7 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
   const int fixed[][2] = {{1, 1},    {7, 7},   {8, 8},     {9, 16},  {16, 9},
                           {23, 17},  {24, 24}, {64, 8},    {65, 33}, {80, 72},
                           {133, 41}, {517, 9}, {1031, 17}, {1544, 8}};
-  for (PixelFormat format : kAllPixelFormats) {
+  for (PixelFormat format : all_formats()) {
     for (int round = 0; round < 24; round++) {
       int w, h;
       if (round < int(std::size(fixed))) {
@@ -104,8 +130,10 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
         w = 1 + int(gen() % 300);
         h = 1 + int(gen() % 60);
       }
-      const int pad = int(gen() % 40);
-      Image src(format, w, h, pad);
+      Image src(format, w, h);
+      // Rows of 16-bit samples have even strides.
+      const int pad = int(gen() % 40) & -src.frame().planes[0].step;
+      src = Image(format, w, h, pad);
       fill_content(src, gen, round);
       ASSERT_TRUE(
           same_output(dsps, src, test::random_cdef_params(gen), pad, gen));
@@ -117,13 +145,15 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
 TEST_P(CdefSimd, EveryParameterValue) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(102);
-  const PixelFormat formats[] = {PixelFormat::I420, PixelFormat::Y42B,
-                                 PixelFormat::Y444, PixelFormat::NV21};
+  const PixelFormat formats[] = {
+      PixelFormat::I420,      PixelFormat::Y42B,      PixelFormat::Y444,
+      PixelFormat::NV21,      PixelFormat::I420_10LE, PixelFormat::I422_10LE,
+      PixelFormat::Y444_10LE, PixelFormat::P010_10LE};
   for (int pri = 0; pri <= 15; pri++)
     for (int sec = 0; sec <= 4; sec++)
       for (int damping = 3; damping <= 6; damping++) {
-        const PixelFormat format = formats[(pri + sec + damping) % 4];
-        Image src(format, 40, 24, 5);
+        const PixelFormat format = formats[(pri + sec + damping) % 8];
+        Image src(format, 40, 24, 6);
         fill_content(src, gen, pri + sec + damping);
         ASSERT_TRUE(same_output(
             dsps, src, {pri, sec, 15 - pri, 4 - sec, damping}, 3, gen));
@@ -132,74 +162,87 @@ TEST_P(CdefSimd, EveryParameterValue) {
       }
 }
 
+// Extreme and threshold-straddling fills at the depth's scale (m: the
+// largest value, s: m + 1 over 256).
+std::vector<std::pair<const char*, Fill>> adversarial_fills(int m) {
+  const int s = (m + 1) >> 8;
+  return {
+      {"zero", [](int, int, int) { return 0; }},
+      {"max", [=](int, int, int) { return m; }},
+      {"checker", [=](int, int x, int y) { return (x + y) & 1 ? m : 0; }},
+      {"columns", [=](int, int x, int) { return x & 1 ? m : 0; }},
+      {"rows", [=](int, int, int y) { return y % 3 ? 0 : m; }},
+      {"stripes 2",
+       [=](int, int x, int y) { return ((x + 2 * y) >> 1) & 1 ? m - 5 : 3; }},
+      {"0 or 1",
+       [](int p, int x, int y) { return int(((x * 7 + y * 3 + p) % 5) == 0); }},
+      {"max - 1 or max",
+       [=](int p, int x, int y) { return m - 1 + ((x * 5 + y + p) % 3 == 0); }},
+      // Differences around every threshold: +-(strength << shift) and near.
+      {"ramp",
+       [=](int p, int x, int y) {
+         return 100 * s + ((x * 3 + y * 5 + p) % (37 * s));
+       }},
+      {"impulses",
+       [=](int p, int x, int y) {
+         return ((x * 13 + y * 7 + p) % 11 == 0 ? 128 + 4 * ((x + y) % 8)
+                                                : 128) *
+                s;
+       }},
+      // Structure below the top 8 bits only (10 bits): the direction search
+      // sees none.
+      {"low bits",
+       [=](int p, int x, int y) { return 128 * s + ((x ^ y ^ p) & (s - 1)); }},
+  };
+}
+
 TEST_P(CdefSimd, AdversarialFills) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(103);
-  const std::pair<const char*, Fill> fills[] = {
-      {"zero", [](int, int, int) { return uint8_t(0); }},
-      {"max", [](int, int, int) { return uint8_t(255); }},
-      {"checker",
-       [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); }},
-      {"columns", [](int, int x, int) { return uint8_t(x & 1 ? 255 : 0); }},
-      {"rows", [](int, int, int y) { return uint8_t(y % 3 ? 0 : 255); }},
-      {"stripes 2",
-       [](int, int x, int y) {
-         return uint8_t(((x + 2 * y) >> 1) & 1 ? 250 : 3);
-       }},
-      {"0 or 1", [](int p, int x,
-                    int y) { return uint8_t(((x * 7 + y * 3 + p) % 5) == 0); }},
-      {"254 or 255",
-       [](int p, int x, int y) {
-         return uint8_t(254 + ((x * 5 + y + p) % 3 == 0));
-       }},
-      // Differences around every threshold: +-(strength << shift) and near.
-      {"ramp", [](int p, int x,
-                  int y) { return uint8_t(100 + ((x * 3 + y * 5 + p) % 37)); }},
-      {"impulses",
-       [](int p, int x, int y) {
-         return uint8_t((x * 13 + y * 7 + p) % 11 == 0 ? 128 + 4 * ((x + y) % 8)
-                                                       : 128);
-       }},
-  };
   const CdefParams params[] = {
       {15, 4, 15, 4, 6}, {15, 4, 15, 4, 3}, {1, 1, 1, 1, 6}, {4, 1, 4, 1, 3},
       {15, 0, 0, 4, 6},  {0, 4, 15, 0, 5},  {7, 3, 9, 2, 4}, {2, 2, 3, 3, 3}};
-  for (PixelFormat format : kAllPixelFormats)
-    for (const auto& [name, fill] : fills)
+  for (PixelFormat format : all_formats()) {
+    Image src(format, 37, 26, 2);
+    for (const auto& [name, fill] : adversarial_fills(max_of(src)))
       for (const CdefParams& p : params) {
-        Image src(format, 37, 26, 2);
         test::fill(src, fill);
+        test::set_outside_bits(src, gen);
         SCOPED_TRACE(name);
         ASSERT_TRUE(same_output(dsps, src, p, 2, gen));
       }
+  }
 }
 
 // Frames of one or two blocks: every block has taps outside the plane, where
 // the SIMD code stages a stand-in value that must count for nothing, with
 // every strength and damping (hence every shift), next to samples of 0 and
-// 255 (the extreme distances to the stand-in).
+// the largest value (the extreme distances to the stand-in).
 TEST_P(CdefSimd, UnavailableTapsEveryStrength) {
   const Dsps dsps;
   ASSERT_NE(dsps.simd.block_rows, dsps.ref.block_rows);
+  ASSERT_NE(dsps.simd.block_rows_hbd, dsps.ref.block_rows_hbd);
   std::mt19937 gen = test::rng(108);
-  const Fill fills[] = {
-      [](int, int, int) { return uint8_t(0); },
-      [](int, int, int) { return uint8_t(255); },
-      [](int, int x, int y) { return uint8_t((x ^ y) & 1 ? 255 : 0); },
-      [](int p, int x, int y) {
-        return uint8_t(x < 2 || y < 2 ? 255 * (p & 1) : 128);
-      },
+  auto fills = [](int m) -> std::vector<Fill> {
+    return {
+        [](int, int, int) { return 0; },
+        [=](int, int, int) { return m; },
+        [=](int, int x, int y) { return (x ^ y) & 1 ? m : 0; },
+        [=](int p, int x, int y) {
+          return x < 2 || y < 2 ? m * (p & 1) : (m + 1) / 2;
+        },
+    };
   };
   const int sizes[][2] = {{8, 8}, {16, 8}, {9, 10}};
+  const std::vector<PixelFormat> formats = all_formats();
   for (int pri = 0; pri <= 15; pri++)
     for (int sec = 0; sec <= 4; sec++)
       for (int damping = 3; damping <= 6; damping++) {
         const int* size = sizes[(pri + sec + damping) % 3];
         const PixelFormat format =
-            kAllPixelFormats[(pri * 5 + sec + damping) %
-                             std::size(kAllPixelFormats)];
-        Image src(format, size[0], size[1], 1);
-        test::fill(src, fills[(pri + damping) % 4]);
+            formats[(pri * 5 + sec + damping) % formats.size()];
+        Image src(format, size[0], size[1], 2);
+        test::fill(src, fills(max_of(src))[(pri + damping) % 4]);
         ASSERT_TRUE(
             same_output(dsps, src, {pri, sec, pri, sec, damping}, 2, gen));
         fill_content(src, gen, 0);
@@ -255,19 +298,21 @@ TEST_P(CdefSimd, EveryDirection) {
         return i / 2 + j;
     }
   };
-  for (PixelFormat format : kAllPixelFormats)
+  for (PixelFormat format : all_formats())
     for (int amp : {1, 3, 9}) {
       const int shift = int(gen() % 8);
-      Image src(format, 64, 32, 1);
+      Image src(format, 64, 32, 2);
+      const int s = scale_of(src);
       test::fill(src, [&](int p, int x, int y) {
         const int dir = ((x >> 3) + shift + (y >> 3)) & 7;
-        return uint8_t(std::clamp(
-            128 + amp * (line(dir, y & 7, x & 7) - 7) + (p ? 5 : 0), 0, 255));
+        return std::clamp(
+            (128 + amp * (line(dir, y & 7, x & 7) - 7) + (p ? 5 : 0)) * s, 0,
+            max_of(src));
       });
       for (int round = 0; round < 3; round++)
         ASSERT_TRUE(
-            same_output(dsps, src, test::random_cdef_params(gen), 1, gen));
-      ASSERT_TRUE(same_output(dsps, src, {15, 4, 15, 4, 6}, 1, gen));
+            same_output(dsps, src, test::random_cdef_params(gen), 2, gen));
+      ASSERT_TRUE(same_output(dsps, src, {15, 4, 15, 4, 6}, 2, gen));
     }
 }
 
@@ -317,7 +362,9 @@ TEST_P(CdefSimd, BandsInAnyOrder) {
 TEST_P(CdefSimd, TouchesNothingOutsideTheRows) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(108);
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12,
+                             PixelFormat::I420_10LE, PixelFormat::I422_10LE,
+                             PixelFormat::Y444_10LE, PixelFormat::P010_10LE})
     for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 7}, {40, 24}, {133, 17}})
       for (test::GuardSide side :
            {test::GuardSide::Before, test::GuardSide::After}) {
@@ -335,17 +382,20 @@ TEST_P(CdefSimd, TouchesNothingOutsideTheRows) {
 }
 
 // Chroma planes smaller than the luma implies (as a caller may pass), also of
-// different sizes: blocks outside their own plane are copied.
+// different sizes: blocks outside their own plane are copied (those of a
+// pair outside one plane go through a spill buffer: P010 shifted there too).
 TEST_P(CdefSimd, ChromaPlanesOfTheirOwnSize) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(106);
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::Y42B,
-                             PixelFormat::Y444, PixelFormat::NV12}) {
+  for (PixelFormat format :
+       {PixelFormat::I420, PixelFormat::Y42B, PixelFormat::Y444,
+        PixelFormat::NV12, PixelFormat::I420_10LE, PixelFormat::I422_10LE,
+        PixelFormat::Y444_10LE, PixelFormat::P010_10LE}) {
     for (int round = 0; round < 8; round++) {
-      Image src(format, 48, 40, 3);
+      Image src(format, 48, 40, 4);
       fill_content(src, gen, round);
       const CdefParams params = test::random_cdef_params(gen);
-      Image want(format, 48, 40, 3), got(format, 48, 40, 3);
+      Image want(format, 48, 40, 4), got(format, 48, 40, 4);
       test::fill(want, [](int, int, int) { return uint8_t(1); });
       test::fill(got, [](int, int, int) { return uint8_t(1); });
       ConstFrame s = src.frame();
@@ -362,7 +412,7 @@ TEST_P(CdefSimd, ChromaPlanesOfTheirOwnSize) {
         for (int y = 0; y < src.height(); y++)
           for (int x = 0; x < src.width(); x++) {
             if (x >= a.planes[p].width || y >= a.planes[p].height) continue;
-            ASSERT_EQ(a.planes[p].at(x, y), b.planes[p].at(x, y))
+            ASSERT_EQ(value_at(a.planes[p], x, y), value_at(b.planes[p], x, y))
                 << describe(src, params) << " plane " << p << " " << x << ","
                 << y << " of " << a.planes[p].width << "x"
                 << a.planes[p].height;
@@ -377,7 +427,8 @@ TEST_P(CdefSimd, ChromaPlanesOfTheirOwnSize) {
 TEST_P(CdefSimd, NegativeStride) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(107);
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12}) {
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12,
+                             PixelFormat::I420_10LE, PixelFormat::P010_10LE}) {
     Image src(format, 70, 34, 6);
     fill_content(src, gen, 0);
     const CdefParams params = {9, 2, 6, 4, 4};

@@ -67,6 +67,46 @@ TEST(Image, CopiesAreDeep) {
   EXPECT_TRUE(test::guards_intact(c));
 }
 
+// 10-bit formats: 16-bit words, strides and steps in bytes; P010's values in
+// the high bits, U and V one word apart.
+TEST(Image, TenBitLayouts) {
+  const Expected cases[] = {{PixelFormat::I420_10LE, 3, 4, 3, 2},
+                            {PixelFormat::I422_10LE, 3, 4, 5, 2},
+                            {PixelFormat::Y444_10LE, 3, 7, 5, 2},
+                            {PixelFormat::P010_10LE, 3, 4, 3, 4}};
+  for (const Expected& c : cases) {
+    Image image(c.format, 7, 5, 2);
+    const Frame f = image.frame();
+    SCOPED_TRACE(std::string(pixel_format_name(c.format)));
+    EXPECT_EQ(f.bit_depth(), 10);
+    EXPECT_EQ(f.planes[0].stride, 2 * 7 + 2);
+    EXPECT_EQ(f.planes[0].step, 2);
+    const int lsb = c.format == PixelFormat::P010_10LE ? 6 : 0;
+    for (int p = 0; p < 3; p++) {
+      EXPECT_EQ(f.planes[p].bit_depth, 10);
+      EXPECT_EQ(f.planes[p].lsb, lsb);
+    }
+    for (int p = 1; p < 3; p++) {
+      EXPECT_EQ(f.planes[p].width, c.chroma_w);
+      EXPECT_EQ(f.planes[p].height, c.chroma_h);
+      EXPECT_EQ(f.planes[p].step, c.chroma_step);
+      EXPECT_EQ(f.planes[p].stride, c.chroma_w * c.chroma_step + 2);
+    }
+    EXPECT_EQ(f.chroma_interleaved(), c.format == PixelFormat::P010_10LE);
+    // Values read and written through the planes land where GStreamer has
+    // them: the word's low bits, or (P010) its high bits.
+    test::fill(image, [](int p, int x, int y) { return 1000 - 7 * x - y - p; });
+    for (int p = 0; p < 3; p++) {
+      const uint8_t* b = &f.planes[p].at(1, 2);
+      EXPECT_EQ(b[0] | b[1] << 8, (1000 - 7 - 2 - p) << lsb);
+      EXPECT_EQ(value_at(f.planes[p], 1, 2), 1000 - 7 - 2 - p);
+    }
+    EXPECT_TRUE(test::guards_intact(image));
+  }
+  Image p010(PixelFormat::P010_10LE, 2, 2);
+  EXPECT_EQ(p010.frame().planes[2].data - p010.frame().planes[1].data, 2);
+}
+
 TEST(Image, NV21StoresVFirst) {
   Image nv12(PixelFormat::NV12, 2, 2), nv21(PixelFormat::NV21, 2, 2);
   EXPECT_EQ(nv12.frame().planes[2].data - nv12.frame().planes[1].data, 1);

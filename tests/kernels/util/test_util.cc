@@ -23,9 +23,17 @@ std::vector<bool> sample_mask(const Image& image) {
   for (int p = 0; p < f.num_planes; p++) {
     const ConstPlane& pl = f.planes[p];
     for (int y = 0; y < pl.height; y++)
-      for (int x = 0; x < pl.width; x++) mask[&pl.at(x, y) - base] = true;
+      for (int x = 0; x < pl.width; x++)
+        for (int b = 0; b < pl.bytes_per_sample(); b++)
+          mask[&pl.at(x, y) - base + b] = true;
   }
   return mask;
+}
+
+// The whole storage of a sample (a 10-bit one's word, bits outside the value
+// included).
+int raw_sample(const ConstPlane& p, int x, int y) {
+  return p.bytes_per_sample() == 2 ? p.at(x, y) | p.at(x, y) << 8 : p.at(x, y);
 }
 
 // Copies every sample of `from` into `to`, a frame of the same geometry.
@@ -33,7 +41,9 @@ void copy_samples(const ConstFrame& from, const Frame& to) {
   for (int p = 0; p < from.num_planes; p++) {
     const ConstPlane& in = from.planes[p];
     for (int y = 0; y < in.height; y++)
-      for (int x = 0; x < in.width; x++) to.planes[p].at(x, y) = in.at(x, y);
+      for (int x = 0; x < in.width; x++)
+        for (int b = 0; b < in.bytes_per_sample(); b++)
+          (&to.planes[p].at(x, y))[b] = (&in.at(x, y))[b];
   }
 }
 
@@ -64,26 +74,44 @@ std::mt19937 rng(uint32_t salt) {
   return std::mt19937(seq);
 }
 
-void fill(Image& image, const std::function<uint8_t(int, int, int)>& value) {
+void fill(Image& image, const std::function<int(int, int, int)>& value) {
   std::fill(image.bytes().begin(), image.bytes().end(), kGuard);
   const Frame f = image.frame();
   for (int p = 0; p < f.num_planes; p++) {
     const Plane& pl = f.planes[p];
     for (int y = 0; y < pl.height; y++)
-      for (int x = 0; x < pl.width; x++) pl.at(x, y) = value(p, x, y);
+      for (int x = 0; x < pl.width; x++)
+        set_value_at(pl, x, y, value(p, x, y) & pl.max_value());
   }
 }
 
 void fill_random(Image& image, std::mt19937& gen) {
-  std::uniform_int_distribution<int> d(0, 255);
-  fill(image, [&](int, int, int) { return uint8_t(d(gen)); });
+  std::uniform_int_distribution<int> d(0, image.frame().planes[0].max_value());
+  fill(image, [&](int, int, int) { return d(gen); });
 }
 
 void fill_near(Image& image, std::mt19937& gen, int center, int spread) {
   std::uniform_int_distribution<int> d(-spread, spread);
+  const int max = image.frame().planes[0].max_value();
   fill(image, [&](int, int, int) {
-    return uint8_t(std::clamp(center + d(gen), 0, 255));
+    return std::clamp(center + d(gen), 0, max);
   });
+}
+
+void set_outside_bits(Image& image, std::mt19937& gen) {
+  const Frame f = image.frame();
+  for (int p = 0; p < f.num_planes; p++) {
+    const Plane& pl = f.planes[p];
+    if (pl.bit_depth == 8) continue;
+    const int value_bits = pl.max_value() << pl.lsb;
+    for (int y = 0; y < pl.height; y++)
+      for (int x = 0; x < pl.width; x++) {
+        const int word = (value_at(pl, x, y) << pl.lsb) |
+                         (int(gen()) & ~value_bits & 0xFFFF);
+        pl.at(x, y) = uint8_t(word);
+        (&pl.at(x, y))[1] = uint8_t(word >> 8);
+      }
+  }
 }
 
 std::vector<std::pair<int, int>> random_pieces(int n, std::mt19937& gen) {
@@ -151,7 +179,7 @@ GuardedFrame::GuardedFrame(const Image& image, GuardSide side) {
   for (int p = 0; p < f.num_planes; p++) {
     const ConstPlane& in = f.planes[p];
     Plane& out = frame_.planes[p];
-    out = {nullptr, 0, in.width, in.height, in.step};
+    out = {nullptr, 0, in.width, in.height, in.step, in.bit_depth, in.lsb};
     if (p == 2 && pair) {  // in the rows made for plane 1, as far from it
       out.stride = frame_.planes[1].stride;
       out.data = frame_.planes[1].data + (in.data - f.planes[1].data);
@@ -161,9 +189,10 @@ GuardedFrame::GuardedFrame(const Image& image, GuardSide side) {
     // last. The mapping: an inaccessible page, then for every row its own
     // pages and another inaccessible one.
     const bool pair_row = p == 1 && pair;
-    const size_t lead = pair_row && f.planes[2].data < in.data ? 1 : 0;
+    const size_t size = size_t(in.bytes_per_sample());
+    const size_t lead = pair_row && f.planes[2].data < in.data ? size : 0;
     const size_t row_bytes =
-        in.width ? size_t(in.width - 1) * in.step + 1 + pair_row : 0;
+        in.width ? size_t(in.width - 1) * in.step + size * (1 + pair_row) : 0;
     const size_t row_pages = (row_bytes + page - 1) / page;
     const size_t stride = (row_pages + 1) * page;
     const size_t bytes = page + size_t(in.height) * stride;
@@ -205,14 +234,14 @@ std::string first_difference(const Image& expected, const Image& actual) {
     const ConstPlane& pa = a.planes[p];
     for (int y = 0; y < pe.height; y++)
       for (int x = 0; x < pe.width; x++)
-        if (pe.at(x, y) != pa.at(x, y)) {
+        if (raw_sample(pe, x, y) != raw_sample(pa, x, y)) {
           char buf[160];
           std::snprintf(buf, sizeof buf,
                         "%.*s %dx%d: plane %d (%d, %d): expected %d, got %d",
                         int(pixel_format_name(expected.format()).size()),
                         pixel_format_name(expected.format()).data(),
                         expected.width(), expected.height(), p, x, y,
-                        pe.at(x, y), pa.at(x, y));
+                        raw_sample(pe, x, y), raw_sample(pa, x, y));
           return buf;
         }
   }

@@ -45,9 +45,14 @@ std::mt19937 rng(uint32_t salt = 0);
 inline constexpr uint8_t kGuard = 0xA5;
 
 // Sets every byte (samples and padding) to kGuard, then every sample to
-// value(plane, x, y).
-void fill(Image& image, const std::function<uint8_t(int, int, int)>& value);
+// value(plane, x, y) (its low bit_depth bits; the other bits of a 10-bit
+// sample's word 0).
+void fill(Image& image, const std::function<int(int, int, int)>& value);
+// Samples over the whole range of the image's bit depth.
 void fill_random(Image& image, std::mt19937& gen);
+// Random bits in every 10-bit sample's word outside its value, which
+// kernels must ignore.
+void set_outside_bits(Image& image, std::mt19937& gen);
 // Random samples from a small palette around `center` +- `spread`, clamped:
 // content that straddles filter thresholds.
 void fill_near(Image& image, std::mt19937& gen, int center, int spread);
@@ -120,7 +125,8 @@ class GuardedFrame {
 // True when every padding byte still holds kGuard.
 bool guards_intact(const Image& image);
 
-// Empty when equal; otherwise the first differing sample, as text.
+// Empty when equal; otherwise the first differing sample, as text. 10-bit
+// samples are compared as whole words: bits outside the value too.
 std::string first_difference(const Image& expected, const Image& actual);
 
 // The scalar reference's output of `job` on `src`: in place, on a copy of

@@ -1,0 +1,65 @@
+// 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF on
+// the scalar and cpu backends computes the reference's output at any thread
+// count; every kernel and backend that does not compute them yet says so and
+// leaves its output alone.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "daedalus/backend.h"
+#include "daedalus/image.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+TEST(BitDepth, CdefOnTheCpuBackendsMatchesTheReference) {
+  std::mt19937 gen = test::rng(401);
+  CdefDsp ref;
+  cdef_dsp_init_ref(&ref);
+  for (PixelFormat format : kTenBitPixelFormats)
+    for (BackendKind kind : {BackendKind::Scalar, BackendKind::Cpu})
+      for (int threads : {1, 3}) {
+        std::unique_ptr<Backend> backend =
+            create_backend(kind, nullptr, {threads});
+        ASSERT_TRUE(backend);
+        Image src(format, 77, 45, 2);
+        test::fill_random(src, gen);
+        test::set_outside_bits(src, gen);
+        const CdefParams params = test::random_cdef_params(gen);
+        Image want(format, 77, 45, 2), got(format, 77, 45, 2);
+        cdef_frame(ref, want.frame(), src.frame(), params);
+        ASSERT_TRUE(backend->cdef(got.frame(), src.frame(), params));
+        ASSERT_EQ(test::first_difference(want, got), "")
+            << backend_name(kind) << " x" << threads;
+      }
+}
+
+// An error naming 10-bit video, and the frame untouched.
+void expect_refused(const Status& s, const Image& before, const Image& after) {
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.message().find("10-bit"), std::string::npos) << s.message();
+  EXPECT_EQ(test::first_difference(before, after), "");
+}
+
+TEST(BitDepth, WhatIsNotBuiltYetIsRefused) {
+  std::mt19937 gen = test::rng(402);
+  for (BackendKind kind : kAllBackendKinds) {
+    std::unique_ptr<Backend> backend = create_backend(kind, nullptr);
+    if (!backend) continue;  // no gpu here
+    SCOPED_TRACE(std::string(backend_name(kind)));
+    Image src(PixelFormat::I420_10LE, 32, 16);
+    test::fill_random(src, gen);
+    Image frame = src;
+    expect_refused(backend->deblock(frame.frame(), {}), src, frame);
+    McParams mc;
+    mc.dx = 0.5;
+    expect_refused(backend->mc(frame.frame(), src.frame(), mc), src, frame);
+    if (kind == BackendKind::Gpu || kind == BackendKind::Hybrid)
+      expect_refused(backend->cdef(frame.frame(), src.frame(), {}), src, frame);
+  }
+}
+
+}  // namespace
+}  // namespace daedalus
