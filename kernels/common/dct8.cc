@@ -119,4 +119,10 @@ bool dct8x8_threshold(int16_t c[64], int threshold) {
   return any;
 }
 
+int dct_threshold(int plane_qp) {
+  static constexpr int kStep16[6] = {10, 11, 13, 14, 16, 18};  // 16 x qstep
+  if (plane_qp <= 15) return 0;
+  return (kStep16[plane_qp % 6] << (plane_qp / 6)) >> 4;
+}
+
 }  // namespace daedalus

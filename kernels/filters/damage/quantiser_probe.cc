@@ -6,7 +6,6 @@
 
 #include "daedalus/damage.h"
 #include "daedalus/dct8.h"
-#include "daedalus/deblock.h"
 
 namespace daedalus {
 namespace {

@@ -50,12 +50,6 @@ const uint8_t kH264ChromaQp[22] = {
 
 int h264_chroma_qp(int q) { return q < 30 ? q : kH264ChromaQp[q - 30]; }
 
-int dct_threshold(int plane_qp) {
-  static constexpr int kStep16[6] = {10, 11, 13, 14, 16, 18};  // 16 x qstep
-  if (plane_qp <= 15) return 0;
-  return (kStep16[plane_qp % 6] << (plane_qp / 6)) >> 4;
-}
-
 void dct_shift(int n, int k, int* sx, int* sy) {
   static constexpr int kSpread[8] = {0, 4, 2, 6, 1, 5, 3, 7};
   if (n <= 8) {

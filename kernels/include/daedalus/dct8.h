@@ -24,6 +24,12 @@ void vp9_idct8_1d(int t[8]);
 // the block reconstructs (before the prediction 128 is added).
 void vp9_idct8x8(const int16_t c[64], int16_t y[64]);
 
+// mode=dct's AC threshold for a plane's qp (docs/spec.md): the H.264
+// quantiser step (rounded down), in coefficient units; 0 for qp <= 15 (the
+// plane is unchanged). The damage estimator's quantiser probe counts at
+// these thresholds up to qp 63.
+int dct_threshold(int plane_qp);
+
 // Hard thresholding of the AC coefficients: |c| <= threshold becomes 0.
 // Returns whether any AC coefficient is left.
 bool dct8x8_threshold(int16_t c[64], int threshold);

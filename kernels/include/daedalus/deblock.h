@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "daedalus/dct8.h"
 #include "daedalus/frame.h"
 
 namespace daedalus {
@@ -61,11 +62,6 @@ struct Vp9Thresholds {
   int thresh = 0;
 };
 Vp9Thresholds vp9_thresholds(int filter_level, int sharpness);
-
-// mode=dct's AC threshold for a plane's qp (docs/spec.md): the H.264
-// quantiser step (rounded down), in coefficient units; 0 for qp <= 15 (the
-// plane is unchanged).
-int dct_threshold(int plane_qp);
 
 // mode=dct's grid offset (sx, sy), 0..7 each, of shift k (0 <= k < n) of n
 // shifts (1, 2, 4, ..., 64).
