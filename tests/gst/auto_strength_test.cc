@@ -3,14 +3,13 @@
 // kernel library's estimate and settings frame by frame, a hand-set strength
 // honoured, the estimate observable (properties, element messages), resets
 // on flush and new caps, and a deblock ! cdef chain sharing one estimate.
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "daedalus/auto_strength.h"
 #include "daedalus/backend.h"
-#include "daedalus/dct8.h"
+#include "../kernels/util/dct_coded.h"
 #include "element_tests.h"
 #include "test_util.h"
 // After the C++ headers: libcheck's macros (fail, ...) would break them.
@@ -36,25 +35,12 @@ GstBuffer* blocky_buffer(const GstVideoInfo& info, int step, int ox = 0,
   });
 }
 
-// `buffer`'s luma as a DCT coder at qp `q` leaves it: each 8x8 block of
-// the grid at (ox, oy) transformed, its AC coefficients quantised with a
-// step one more than mode=dct's threshold for q, and transformed back.
+// `buffer`'s luma as a DCT coder at qp `q` leaves it (grid at ox, oy).
 void code_luma(GstBuffer* buffer, const GstVideoInfo& info, int q, int ox,
                int oy) {
   GstVideoFrame frame;
   fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_READWRITE));
-  const Plane y = frame_view(frame).planes[0];
-  const int step = dct_threshold(q) + 1;
-  for (int by = oy; by + 8 <= y.height; by += 8) {
-    for (int bx = ox; bx + 8 <= y.width; bx += 8) {
-      int16_t c[64], res[64];
-      dct8x8_forward(y.row(by) + bx, y.stride, c);
-      for (int i = 1; i < 64; i++) c[i] = int16_t(c[i] / step * step);
-      vp9_idct8x8(c, res);
-      for (int i = 0; i < 64; i++)
-        y.at(bx + i % 8, by + i / 8) = uint8_t(std::clamp(128 + res[i], 0, 255));
-    }
-  }
+  test::code_like_a_dct_coder(frame_view(frame).planes[0], q, ox, oy);
   gst_video_frame_unmap(&frame);
 }
 

@@ -13,6 +13,7 @@
 #include "daedalus/dct8.h"
 #include "daedalus/deblock.h"
 #include "damage_test_helpers.h"
+#include "dct_coded.h"
 #include "test_util.h"
 
 namespace daedalus {
@@ -112,10 +113,7 @@ TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
   EXPECT_EQ(estimate_quantiser(tiny, 256).zero_excess, 0);
 }
 
-// A picture "coded" at qp q: each block of the grid at (ox, oy) forward
-// transformed, its AC coefficients quantised with a step one more than
-// mode=dct's threshold for q (so those at or under it become 0, as in a
-// decoder's dead zone), and transformed back.
+// Smooth content with texture, coded at qp q on the grid at (ox, oy).
 Image coded(int q, int ox, int oy, uint32_t salt) {
   Image image(PixelFormat::GRAY8, 256, 144, 0);
   damage_test::fill_blocks(image, 8, ox, oy, 0);  // smooth content
@@ -125,17 +123,7 @@ Image coded(int q, int ox, int oy, uint32_t salt) {
   for (int r = 0; r < y.height; r++)
     for (int x = 0; x < y.width; x++)
       y.at(x, r) = uint8_t(std::clamp(y.at(x, r) + texture(gen), 0, 255));
-  const int step = dct_threshold(q) + 1;
-  for (int by = oy; by + 8 <= y.height; by += 8) {
-    for (int bx = ox; bx + 8 <= y.width; bx += 8) {
-      int16_t c[64], res[64];
-      dct8x8_forward(y.row(by) + bx, y.stride, c);
-      for (int i = 1; i < 64; i++) c[i] = int16_t(c[i] / step * step);
-      vp9_idct8x8(c, res);
-      for (int i = 0; i < 64; i++)
-        y.at(bx + i % 8, by + i / 8) = uint8_t(std::clamp(128 + res[i], 0, 255));
-    }
-  }
+  test::code_like_a_dct_coder(y, q, ox, oy);
   return image;
 }
 
