@@ -42,10 +42,14 @@ tests="gst-plugin gst-deblock gst-deblock_vp9 gst-deblock_dct gst-cdef gst-mc
 tests=$(echo $tests)
 
 # Inside: the build of what those suites need and their run as README
-# command 2 runs them, then the fuzz target built against the plugin just
-# built (no sanitizer: what it looks for here is what GLib and GStreamer
-# of Debian 13 make of the elements, a critical or warning aborting it);
-# everything niced (the CI machine is shared), its output in check.log.
+# command 2 runs them, built as tools/check-asan.sh builds (-O1, no debug
+# info, no AVX-512 targets: less than half the build's CPU time; Raspberry
+# Pi OS, which this check stands for, runs no AVX-512, and Debian 12's
+# suites test every target), then the fuzz target built against the
+# plugin just built (no sanitizer: what it looks for here is what GLib and
+# GStreamer of Debian 13 make of the elements, a critical or warning
+# aborting it); everything niced (the CI machine is shared), two jobs (its
+# 2 cores), its output in check.log.
 cat > "$src/check-debian13-inside.sh" <<INSIDE
 set -e
 cd /src
