@@ -10,7 +10,8 @@
 # on Debian 12 only, to keep this check short. The downloaded packages are
 # kept in build-debian13/apt-cache, so a re-run downloads nothing; the
 # chroot itself is thrown away. What the build and tests print comes back
-# as build-debian13/check.log.
+# as build-debian13/check.log (with each step's start and CPU time), the
+# build's .ninja_log beside it.
 set -eu
 cd "$(dirname "$0")/.."
 
