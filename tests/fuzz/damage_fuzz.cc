@@ -60,9 +60,15 @@ bool grid_in_range(const BlockGrid& g) {
 
 // The documented ranges (daedalus/damage.h).
 bool estimate_in_range(const DamageEstimate& e) {
+  const QuantiserEstimate& q = e.quantiser;
   return grid_in_range(e.luma) && grid_in_range(e.chroma) && e.level >= 0 &&
          e.level < kDamageLevels && e.grid_x >= 0 && e.grid_x < 16 &&
-         e.grid_y >= 0 && e.grid_y < 16;
+         e.grid_y >= 0 && e.grid_y < 16 && e.rung >= 0 && e.rung < kDctRungs &&
+         q.zero_excess >= 0 && q.zero_excess <= 65536 && q.measure >= 0 &&
+         (q.dead_zone_qp == 0 ||
+          (q.dead_zone_qp >= kProbeFirstQp &&
+           q.dead_zone_qp < kProbeFirstQp + kProbeBins)) &&
+         (e.rung == 0 || q.zero_excess >= kCodedGate - (kCodedGate >> 2));
 }
 
 }  // namespace
