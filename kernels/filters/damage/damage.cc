@@ -161,15 +161,18 @@ int grid_origin(int luma_offset, int spacing, int chroma_offset,
   return luma_offset;
 }
 
-// Folds a frame's profile into a running one: r = r - r / 8 + f, the
-// weights likewise. A running profile of another size starts over.
+// A running sum with a frame's folded in: r - r / 8 + f (a time constant
+// of 8 frames), for the step profiles and the probe's counts alike.
+uint32_t decay(uint32_t r, uint32_t f) { return r - (r >> 3) + f; }
+
+// Folds a frame's profile into a running one, the weights likewise. A
+// running profile of another size starts over.
 void fold(StepProfile* running, const StepProfile& frame) {
   if (running->cols.size() != frame.cols.size() ||
       running->rows.size() != frame.rows.size() || running->col_weight == 0) {
     *running = frame;
     return;
   }
-  auto decay = [](uint32_t r, uint32_t f) { return r - (r >> 3) + f; };
   for (size_t i = 0; i < frame.cols.size(); i++)
     running->cols[i] = decay(running->cols[i], frame.cols[i]);
   for (size_t i = 0; i < frame.rows.size(); i++)
@@ -180,7 +183,6 @@ void fold(StepProfile* running, const StepProfile& frame) {
 
 // Folds a frame's probe counts into running ones like fold() does profiles.
 void fold_probe(ProbeCounts* running, const ProbeCounts& frame) {
-  auto decay = [](uint32_t r, uint32_t f) { return r - (r >> 3) + f; };
   for (auto [r, f] : {std::pair{&running->on, &frame.on},
                       std::pair{&running->off, &frame.off}}) {
     for (int k = 0; k < kProbeBins; k++)
@@ -210,12 +212,12 @@ void DamageEstimator::add_probe(const ConstPlane& luma) {
     probe_origin_x_ = ox, probe_origin_y_ = oy, probe_halfway_ = halfway;
     probe_width_ = luma.width, probe_height_ = luma.height;
   }
-  probe_frame_ = ProbeCounts();
-  probe_zeros(luma, ox, oy, halfway, probe_frames_, &probe_frame_);
+  ProbeCounts counts;
+  probe_zeros(luma, ox, oy, halfway, probe_frames_, &counts);
   if (probe_frames_ == 0)
-    probe_ = probe_frame_;
+    probe_ = counts;
   else
-    fold_probe(&probe_, probe_frame_);
+    fold_probe(&probe_, counts);
   probe_frames_++;
 }
 

@@ -186,7 +186,6 @@ class DamageEstimator {
   StepProfile running_[2];  // luma, first chroma plane
   StepProfile frame_;       // scratch: one plane of the last frame
   ProbeCounts probe_;       // running, on the grid origin below
-  ProbeCounts probe_frame_;  // scratch: the last frame's
   // Where probe_ was counted: a change of grid origin, halfway offset or
   // plane size starts it over.
   int probe_origin_x_ = -1, probe_origin_y_ = -1, probe_halfway_ = 0;
