@@ -35,6 +35,7 @@ struct Options {
   std::vector<int> threads = {1, 2};
   std::vector<std::string> targets;  // cpu targets and "scalar"; empty: all
   double min_seconds = 0.25;
+  int runs = 0;  // --runs: exactly this many calls per row (0: min_seconds)
   int rotation = 1;  // frames a timing rotates through
   bool json = false;
   bool auto_trial = false;  // --auto: what backend=auto measures and picks
@@ -148,16 +149,21 @@ std::vector<Workload> workloads() {
   return list;
 }
 
-// Median ms of `call` over repetitions lasting at least `min_seconds` (and at
-// least 5); `reset` runs untimed before each, `after` after each.
-double time_ms(double min_seconds, const std::function<void()>& reset,
+// Median ms of `call` over repetitions lasting at least `o.min_seconds` (and
+// at least 5), or over exactly `o.runs` of them when set; `reset` runs
+// untimed before each, `after` after each.
+double time_ms(const Options& o, const std::function<void()>& reset,
                const std::function<Status()>& call,
                const std::function<void()>& after = [] {}) {
   using clock = std::chrono::steady_clock;
   std::vector<double> samples;
   const auto start = clock::now();
-  while (samples.size() < 5 ||
-         std::chrono::duration<double>(clock::now() - start).count() < min_seconds) {
+  const auto more = [&] {
+    if (o.runs > 0) return samples.size() < size_t(o.runs);
+    return samples.size() < 5 ||
+           std::chrono::duration<double>(clock::now() - start).count() < o.min_seconds;
+  };
+  while (more()) {
     reset();
     const auto t0 = clock::now();
     const Status s = call();
@@ -168,7 +174,7 @@ double time_ms(double min_seconds, const std::function<void()>& reset,
     }
     after();
     samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    if (samples.size() >= 1000) break;
+    if (o.runs == 0 && samples.size() >= 1000) break;
   }
   return median(samples);
 }
@@ -184,7 +190,7 @@ double time_frames(const Workload& w, Backend& backend, const Image& src,
   std::vector<Image> ins(o.rotation, src), outs(o.rotation, src);
   int turn = 0;
   return time_ms(
-      o.min_seconds, [] {},
+      o, [] {},
       [&] { return w.job.run(backend, outs[turn].frame(), ins[turn].frame()); },
       [&] {
         if (w.job.in_place) outs[turn].bytes() = ins[turn].bytes();
@@ -270,7 +276,7 @@ double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Opt
   const Frame in_frame = rebased(src, in->data());
   const Frame out_frame = rebased(src, out->data());
   const double zero_copy_ms = time_ms(
-      o.min_seconds,
+      o,
       [&] {
         if (w.job.in_place) std::memcpy(out->data(), src.bytes().data(), bytes);
       },
@@ -380,7 +386,7 @@ void run_damage(const Options& o) {
       damage_dsp_init_ref(&ref);
       StepProfile profile;
       const int planes = frame.num_planes >= 3 ? 2 : 1;
-      report("scalar", time_ms(o.min_seconds, [] {}, [&] {
+      report("scalar", time_ms(o, [] {}, [&] {
                for (int p = 0; p < planes; p++) {
                  measure_steps(ref, frame.planes[p], &profile);
                  find_block_grid(profile);
@@ -391,7 +397,7 @@ void run_damage(const Options& o) {
         restrict_targets(target);
         DamageEstimator estimator;
         restrict_targets(0);
-        report(target_name.c_str(), time_ms(o.min_seconds, [] {}, [&] {
+        report(target_name.c_str(), time_ms(o, [] {}, [&] {
                  estimator.add_frame(frame);
                  return Status::ok();
                }));
@@ -548,6 +554,9 @@ bool parse(int argc, char** argv, Options* o) {
       o->rotation = std::max(1, std::stoi(argv[++i]));
     } else if (a == "--min-time" && has_value) {
       o->min_seconds = std::stod(argv[++i]);
+    } else if (a == "--runs" && has_value) {
+      o->runs = std::stoi(argv[++i]);
+      if (o->runs < 1) return false;
     } else {
       return false;
     }
@@ -565,12 +574,14 @@ int main(int argc, char** argv) {
                  "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes 1920x1080,...]\n"
                  "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] [--json]\n"
                  "       [--targets AVX3,AVX2,...] [--rotate FRAMES] [--auto [--budget MS]]\n"
-                 "       [--damage]\n"
+                 "       [--damage] [--runs N]\n"
                  "--targets: what to time of the cpu side: Highway targets by name (AVX3,\n"
                  "AVX2, NEON, ...) and scalar, the baseline (default: all of them; without\n"
                  "scalar, x scalar is -1). For profiling one target with perf.\n"
                  "--rotate: frames each timing cycles through (default 1: hot in cache,\n"
                  "as PERF_ANCHORS; 4 or more: a stream's frames, beyond a core's L2).\n"
+                 "--runs: exactly N calls per row instead of --min-time (for counting\n"
+                 "instructions: tools/insn-count/count.sh).\n"
                  "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
                  "deblock-vp9-8, -16: mode=vp9 filter-level=32 at block-size 8 and 16 on\n"
                  "flat blocks (every edge filtered by the wide filters); deblock-h264-8,\n"
