@@ -17,6 +17,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -45,14 +46,42 @@ void DctRows(const ConstPlane& src, const Plane& dst,
 using D16 = hn::ScalableTag<int16_t>;
 using V16 = hn::Vec<D16>;
 
+// A vector of the constant K. On x86 it is read from memory where it is
+// used: GCC otherwise rebuilds each constant at every use (a mov and a
+// vpbroadcastw, the broadcast two uops on AMD cores), while a load folds
+// into the instruction that uses it. The array is not const and not in the
+// anonymous namespace (then GCC would see that nothing writes it), so GCC
+// cannot know its value and turn the load back into a broadcast.
+}  // namespace
+template <typename T, T K>
+struct Splat {
+  static constexpr std::array<T, 64 / sizeof(T)> Make() {
+    std::array<T, 64 / sizeof(T)> a{};
+    for (T& x : a) x = K;
+    return a;
+  }
+  alignas(64) static inline std::array<T, 64 / sizeof(T)> values = Make();
+};
+namespace {
+
+template <typename T, T K, class D>
+HWY_INLINE hn::Vec<D> splat(D d) {
+#if HWY_ARCH_X86
+  static_assert(hn::MaxLanes(D()) * sizeof(T) <= 64);
+  return hn::Load(d, Splat<T, K>::values.data());
+#else
+  return hn::Set(d, K);
+#endif
+}
+
 // M(v, k) of the spec for a constant k: pmulhrsw computes it exactly for
 // k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15).
 template <int K>
 HWY_INLINE V16 mul15(D16 d, V16 v) {
   if constexpr (K >= 32768)
-    return hn::Add(v, hn::MulFixedPoint15(v, hn::Set(d, int16_t(K - 32768))));
+    return hn::Add(v, hn::MulFixedPoint15(v, splat<int16_t, K - 32768>(d)));
   else
-    return hn::MulFixedPoint15(v, hn::Set(d, int16_t(K)));
+    return hn::MulFixedPoint15(v, splat<int16_t, K>(d));
 }
 
 // The spec's 1D forward transform F_p over the vectors x[0..7]; every sum
@@ -95,7 +124,7 @@ template <int C1, int C2>
 HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
 #if HWY_ARCH_X86
   const hn::Repartition<int32_t, D16> d32;
-  const auto round = hn::Set(d32, 1 << 13);
+  const auto round = splat<int32_t, 1 << 13>(d32);
   // pmaddwd on (a, b) pairs; the interleave and the pack both work within
   // 128-bit parts, so lanes come back in order.
   const V16 k = hn::BitCast(
@@ -256,7 +285,7 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   const size_t n = hn::Lanes(d);
   const hn::Rebind<uint8_t, D16> d8;
   const hn::RebindToUnsigned<D16> du;
-  const V16 bias = hn::Set(d, 256), t = hn::Set(d, int16_t(threshold));
+  const V16 bias = hn::Set(d, 8 * 256), t = hn::Set(d, int16_t(threshold));
   // Round2(y, 5) + 128 = (y + 16 + 32 * 128) >> 5: the prediction added
   // before the shift. Saturating there changes nothing: from 28656 up the
   // sample clips to 255 either way.
@@ -272,13 +301,16 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   int16_t* out[8];
   for (int i = 0; i < 8; i++) out[i] = sum(by + i);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
+    // The spec's x_i = 2 * (P - 128): pass 1 is linear up to its products,
+    // which see only differences of x, so the bias -256 is taken from X0
+    // alone (8 * -256), once instead of once per row.
     V16 x[8];
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++)
-      x[i] = hn::Sub(hn::ShiftLeft<1>(hn::BitCast(
-                         d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx)))),
-                     bias);
+      x[i] = hn::ShiftLeft<1>(
+          hn::BitCast(d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx))));
     forward<1>(d, x);
+    x[0] = hn::Sub(x[0], bias);
     transpose(d, x);
     forward<2>(d, x);  // x[u], lane v of each block
     // Which coefficients survive: any AC at all; any at u >= 4 (the row
