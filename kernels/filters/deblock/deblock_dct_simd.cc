@@ -53,10 +53,12 @@ using V16 = hn::Vec<D16>;
 // vpbroadcastw, the broadcast two uops on AMD cores), while a load folds
 // into the instruction that uses it. The array is not const and not in the
 // anonymous namespace (then GCC would see that nothing writes it), so GCC
-// cannot know its value and turn the load back into a broadcast.
+// cannot know its value and turn the load back into a broadcast. Hidden:
+// in the plugin (a shared object) it is addressed directly, not through
+// the GOT (a load of the address before each use).
 }  // namespace
 template <typename T, T K>
-struct Splat {
+struct __attribute__((visibility("hidden"))) Splat {
   static constexpr std::array<T, 64 / sizeof(T)> Make() {
     std::array<T, 64 / sizeof(T)> a{};
     for (T& x : a) x = K;
