@@ -3,10 +3,11 @@
 // shift, a block per 128-bit part, so the 8x8 transposes stay inside parts.
 // The forward transform needs only 16-bit adds and pmulhrsw-style products
 // (its spec was written for that); VP9's inverse rotates with exact 32-bit
-// pair products (pmaddwd on x86) and saturating adds, as its 16-bit storage
-// rule allows. Rows are produced a chunk of 8 at a time: every shift's block
-// row ending in the chunk is accumulated into a 16-row ring, so each source
-// row and sum stays in cache while all shifts pass over it. A group of
+// pair products (pmaddwd on x86, vpdpwssd where the CPU has AVX-512 VNNI,
+// smull/smlal and sqrshrn on NEON) and saturating adds, as its 16-bit
+// storage rule allows. Rows are produced a chunk of 8 at a time: every shift's
+// block row ending in the chunk is accumulated into a 16-row ring, so each
+// source row and sum stays in cache while all shifts pass over it. A group of
 // blocks whose AC all fall under the threshold skips the inverse: VP9's
 // inverse of a DC alone is flat. The loops over the 8 vectors of a block
 // are unrolled by pragma: GCC at -O2 keeps them rolled and the arrays in
@@ -17,6 +18,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -30,12 +32,13 @@ namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SVE || \
-    HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 ||  \
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SVE ||   \
+    HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
     HWY_TARGET == HWY_SVE2_128
 // One lane cannot hold a block row; SVE's vectors are sizeless and cannot be
 // array elements, which the blocks below are: the reference is these
 // targets' rung (Arm cores without SVE, the Raspberry Pi 5's, run NEON).
+template <bool kVnni>
 void DctRows(const ConstPlane& src, const Plane& dst,
              const DeblockPlaneParams& pp, int y_begin, int y_end) {
   dct_rows_ref(src, dst, pp, y_begin, y_end);
@@ -45,14 +48,44 @@ void DctRows(const ConstPlane& src, const Plane& dst,
 using D16 = hn::ScalableTag<int16_t>;
 using V16 = hn::Vec<D16>;
 
+// A vector of the constant K. On x86 it is read from memory where it is
+// used: GCC otherwise rebuilds each constant at every use (a mov and a
+// vpbroadcastw, the broadcast two uops on AMD cores), while a load folds
+// into the instruction that uses it. The array is not const and not in the
+// anonymous namespace (then GCC would see that nothing writes it), so GCC
+// cannot know its value and turn the load back into a broadcast. Hidden:
+// in the plugin (a shared object) it is addressed directly, not through
+// the GOT (a load of the address before each use).
+}  // namespace
+template <typename T, T K>
+struct __attribute__((visibility("hidden"))) Splat {
+  static constexpr std::array<T, 64 / sizeof(T)> Make() {
+    std::array<T, 64 / sizeof(T)> a{};
+    for (T& x : a) x = K;
+    return a;
+  }
+  alignas(64) static inline std::array<T, 64 / sizeof(T)> values = Make();
+};
+namespace {
+
+template <typename T, T K, class D>
+HWY_INLINE hn::Vec<D> splat(D d) {
+#if HWY_ARCH_X86
+  static_assert(hn::MaxLanes(D()) * sizeof(T) <= 64);
+  return hn::Load(d, Splat<T, K>::values.data());
+#else
+  return hn::Set(d, K);
+#endif
+}
+
 // M(v, k) of the spec for a constant k: pmulhrsw computes it exactly for
 // k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15).
 template <int K>
 HWY_INLINE V16 mul15(D16 d, V16 v) {
   if constexpr (K >= 32768)
-    return hn::Add(v, hn::MulFixedPoint15(v, hn::Set(d, int16_t(K - 32768))));
+    return hn::Add(v, hn::MulFixedPoint15(v, splat<int16_t, K - 32768>(d)));
   else
-    return hn::MulFixedPoint15(v, hn::Set(d, int16_t(K)));
+    return hn::MulFixedPoint15(v, splat<int16_t, K>(d));
 }
 
 // The spec's 1D forward transform F_p over the vectors x[0..7]; every sum
@@ -90,23 +123,49 @@ HWY_INLINE void forward(D16 d, V16 x[8]) {
 }
 
 // Round2(a * C1 + b * C2, 14), saturated to 16 bits: one VP9 butterfly
-// output, exact in 32 bits.
-template <int C1, int C2>
+// output, exact in 32 bits. kVnni (AVX3 only, on CPUs with AVX-512 VNNI):
+// vpdpwssd makes the pair products and adds the rounding in one
+// instruction, pmaddwd and paddd elsewhere. It is inline assembly because
+// Highway 1.0's AVX3 target does not reach it (its AVX3_DL does, but that
+// target is opt-in and would be built for every kernel).
+template <int C1, int C2, bool kVnni>
 HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
 #if HWY_ARCH_X86
   const hn::Repartition<int32_t, D16> d32;
-  const auto round = hn::Set(d32, 1 << 13);
-  // pmaddwd on (a, b) pairs; the interleave and the pack both work within
-  // 128-bit parts, so lanes come back in order.
-  const V16 k = hn::BitCast(
-      d, hn::Set(d32, int32_t(uint32_t(uint16_t(C2)) << 16 | uint16_t(C1))));
-  auto unused = hn::Zero(d32);
-  const auto lo = hn::ReorderWidenMulAccumulate(
-      d32, hn::InterleaveLower(d, a, b), k, round, unused);
-  const auto hi = hn::ReorderWidenMulAccumulate(
-      d32, hn::InterleaveUpper(d, a, b), k, round, unused);
+  const auto round = splat<int32_t, 1 << 13>(d32);
+  // The (a, b) pairs; the interleave and the pack both work within 128-bit
+  // parts, so lanes come back in order.
+  constexpr int32_t kPair =
+      int32_t(uint32_t(uint16_t(C2)) << 16 | uint16_t(C1));
+  const V16 k = hn::BitCast(d, splat<int32_t, kPair>(d32));
+  const V16 ab_lo = hn::InterleaveLower(d, a, b);
+  const V16 ab_hi = hn::InterleaveUpper(d, a, b);
+  auto lo = round, hi = round;
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (kVnni) {
+    asm("vpdpwssd %2, %1, %0" : "+v"(lo.raw) : "v"(ab_lo.raw), "vm"(k.raw));
+    asm("vpdpwssd %2, %1, %0" : "+v"(hi.raw) : "v"(ab_hi.raw), "vm"(k.raw));
+  } else
+#endif
+  {
+    static_assert(!kVnni || HWY_TARGET == HWY_AVX3);
+    auto unused = hn::Zero(d32);
+    lo = hn::ReorderWidenMulAccumulate(d32, ab_lo, k, round, unused);
+    hi = hn::ReorderWidenMulAccumulate(d32, ab_hi, k, round, unused);
+  }
   return hn::ReorderDemote2To(d, hn::ShiftRight<14>(lo),
                               hn::ShiftRight<14>(hi));
+#elif HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+  // smull/smlal make the exact sums, sqrshrn rounds, shifts and saturates
+  // in one: 6 instructions per output, where GCC makes 12 of the portable
+  // form below (the widenings, mul and mla, the rounding add, sshr, sqxtn).
+  const int16x4_t c1 = vdup_n_s16(C1), c2 = vdup_n_s16(C2);
+  const int32x4_t lo =
+      vmlal_s16(vmull_s16(vget_low_s16(a.raw), c1), vget_low_s16(b.raw), c2);
+  const int32x4_t hi = vmlal_high_s16(vmull_high_s16(a.raw, vdupq_n_s16(C1)),
+                                      b.raw, vdupq_n_s16(C2));
+  (void)d;
+  return V16(vqrshrn_high_n_s32(vqrshrn_n_s32(lo, 14), hi, 14));
 #else
   const hn::Half<D16> dh;
   const hn::Rebind<int32_t, decltype(dh)> dw;
@@ -135,7 +194,7 @@ constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
 // every stage-1 and stage-2 butterfly has a single product, which pmulhrsw
 // by twice the constant rounds exactly as Round2(., 14), and no product
 // can leave 16 bits.
-template <bool kRowPass, bool kLowHalf>
+template <bool kRowPass, bool kLowHalf, bool kVnni>
 HWY_INLINE void inverse(D16 d, V16 t[8]) {
   V16 a4, a5, a6, a7, b0, b1, b2, b3;
   if constexpr (kLowHalf) {
@@ -147,26 +206,26 @@ HWY_INLINE void inverse(D16 d, V16 t[8]) {
     b2 = mul15<2 * kCos24>(d, t[2]);
     b3 = mul15<2 * kCos8>(d, t[2]);
   } else {
-    a4 = rotate<kCos28, -kCos4>(d, t[1], t[7]);
-    a7 = rotate<kCos4, kCos28>(d, t[1], t[7]);
-    a5 = rotate<kCos12, -kCos20>(d, t[5], t[3]);
-    a6 = rotate<kCos20, kCos12>(d, t[5], t[3]);
+    a4 = rotate<kCos28, -kCos4, kVnni>(d, t[1], t[7]);
+    a7 = rotate<kCos4, kCos28, kVnni>(d, t[1], t[7]);
+    a5 = rotate<kCos12, -kCos20, kVnni>(d, t[5], t[3]);
+    a6 = rotate<kCos20, kCos12, kVnni>(d, t[5], t[3]);
     if constexpr (kRowPass) {
       b0 = mul15<2 * kCos16>(d, hn::Add(t[0], t[4]));
       b1 = mul15<2 * kCos16>(d, hn::Sub(t[0], t[4]));
     } else {
-      b0 = rotate<kCos16, kCos16>(d, t[0], t[4]);
-      b1 = rotate<kCos16, -kCos16>(d, t[0], t[4]);
+      b0 = rotate<kCos16, kCos16, kVnni>(d, t[0], t[4]);
+      b1 = rotate<kCos16, -kCos16, kVnni>(d, t[0], t[4]);
     }
-    b2 = rotate<kCos24, -kCos8>(d, t[2], t[6]);
-    b3 = rotate<kCos8, kCos24>(d, t[2], t[6]);
+    b2 = rotate<kCos24, -kCos8, kVnni>(d, t[2], t[6]);
+    b3 = rotate<kCos8, kCos24, kVnni>(d, t[2], t[6]);
   }
   const V16 b4 = hn::SaturatedAdd(a4, a5), b5 = hn::SaturatedSub(a4, a5);
   const V16 b6 = hn::SaturatedSub(a7, a6), b7 = hn::SaturatedAdd(a7, a6);
   const V16 c0 = hn::SaturatedAdd(b0, b3), c1 = hn::SaturatedAdd(b1, b2);
   const V16 c2 = hn::SaturatedSub(b1, b2), c3 = hn::SaturatedSub(b0, b3);
-  const V16 c5 = rotate<kCos16, -kCos16>(d, b6, b5);
-  const V16 c6 = rotate<kCos16, kCos16>(d, b6, b5);
+  const V16 c5 = rotate<kCos16, -kCos16, kVnni>(d, b6, b5);
+  const V16 c6 = rotate<kCos16, kCos16, kVnni>(d, b6, b5);
   t[0] = hn::SaturatedAdd(c0, b7);
   t[1] = hn::SaturatedAdd(c1, c6);
   t[2] = hn::SaturatedAdd(c2, c5);
@@ -250,13 +309,13 @@ class MirroredRows {
 
 // One shift's block row with top `by`, its reconstructions added to
 // `sum(y)` (a row of the ring at its column 0).
-template <class SumRow>
+template <bool kVnni, class SumRow>
 void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
                int threshold, const SumRow& sum) {
   const size_t n = hn::Lanes(d);
   const hn::Rebind<uint8_t, D16> d8;
   const hn::RebindToUnsigned<D16> du;
-  const V16 bias = hn::Set(d, 256), t = hn::Set(d, int16_t(threshold));
+  const V16 bias = hn::Set(d, 8 * 256), t = hn::Set(d, int16_t(threshold));
   // Round2(y, 5) + 128 = (y + 16 + 32 * 128) >> 5: the prediction added
   // before the shift. Saturating there changes nothing: from 28656 up the
   // sample clips to 255 either way.
@@ -272,13 +331,16 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   int16_t* out[8];
   for (int i = 0; i < 8; i++) out[i] = sum(by + i);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
+    // The spec's x_i = 2 * (P - 128): pass 1 is linear up to its products,
+    // which see only differences of x, so the bias -256 is taken from X0
+    // alone (8 * -256), once instead of once per row.
     V16 x[8];
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++)
-      x[i] = hn::Sub(hn::ShiftLeft<1>(hn::BitCast(
-                         d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx)))),
-                     bias);
+      x[i] = hn::ShiftLeft<1>(
+          hn::BitCast(d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx))));
     forward<1>(d, x);
+    x[0] = hn::Sub(x[0], bias);
     transpose(d, x);
     forward<2>(d, x);  // x[u], lane v of each block
     // Which coefficients survive: any AC at all; any at u >= 4 (the row
@@ -307,14 +369,14 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
       continue;
     }
     if (hn::AllFalse(d, high_u))
-      inverse<true, true>(d, x);
+      inverse<true, true, kVnni>(d, x);
     else
-      inverse<true, false>(d, x);
+      inverse<true, false, kVnni>(d, x);
     transpose(d, x);
     if (hn::AllFalse(d, hn::And(all, high_v)))
-      inverse<false, true>(d, x);
+      inverse<false, true, kVnni>(d, x);
     else
-      inverse<false, false>(d, x);
+      inverse<false, false, kVnni>(d, x);
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) {
       const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], round_pred));
@@ -324,6 +386,7 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   }
 }
 
+template <bool kVnni>
 void DctRows(const ConstPlane& src, const Plane& dst,
              const DeblockPlaneParams& pp, int y_begin, int y_end) {
   const int w = dst.width;
@@ -351,7 +414,7 @@ void DctRows(const ConstPlane& src, const Plane& dst,
       dct_shift(shifts, k, &sx, &sy);
       const int by = 8 * c + sy;
       if (by + 8 <= y_begin || by >= y_end) continue;
-      block_row(d, rows, w, sx, by, pp.dct_threshold, sum);
+      block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
     }
     for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
          y++) {
@@ -381,8 +444,16 @@ void DctRows(const ConstPlane& src, const Plane& dst,
 
 void dct_rows(const ConstPlane& src, const Plane& dst,
               const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  DctRows(src, dst, pp, y_begin, y_end);
+  DctRows<false>(src, dst, pp, y_begin, y_end);
 }
+
+#if HWY_TARGET == HWY_AVX3
+// The AVX3 rows with vpdpwssd (rotate's kVnni).
+void dct_rows_vnni(const ConstPlane& src, const Plane& dst,
+                   const DeblockPlaneParams& pp, int y_begin, int y_end) {
+  DctRows<true>(src, dst, pp, y_begin, y_end);
+}
+#endif
 
 }  // namespace HWY_NAMESPACE
 }  // namespace daedalus
@@ -395,6 +466,15 @@ HWY_EXPORT(dct_rows);
 
 void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
   dsp->dct_rows = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows));
+#if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
+  // Where AVX3 is chosen and the CPU has VNNI, the AVX3 rows with
+  // vpdpwssd. Highway's AVX3_DL bit stands for VNNI here (its feature set
+  // includes it: Ice Lake and Zen 4 on); this build compiles no AVX3_DL
+  // code, but the bit is reported (and restricted by tests) all the same.
+  if (dsp->dct_rows == &N_AVX3::dct_rows &&
+      (hwy::SupportedTargets() & HWY_AVX3_DL))
+    dsp->dct_rows = &N_AVX3::dct_rows_vnni;
+#endif
 }
 
 }  // namespace daedalus

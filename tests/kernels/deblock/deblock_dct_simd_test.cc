@@ -44,8 +44,9 @@ TEST_P(DeblockDctSimd, LadderPicksSimd) {
   EXPECT_NE(t.simd.dct_rows, t.ref.dct_rows);
 }
 
-TEST_P(DeblockDctSimd, RandomPlanes) {
-  const Tables t;
+// The checks below, each a function of the tables so that the AVX3 rows'
+// VNNI form (DeblockDctVnni) runs them too.
+void random_planes(const Tables& t) {
   std::mt19937 gen = test::rng(1);
   for (int n = 0; n < 300; n++) {
     const int w = n < 10 ? 1 + n : in(gen, 1, 90);
@@ -60,14 +61,13 @@ TEST_P(DeblockDctSimd, RandomPlanes) {
     what << w << "x" << h << " kind " << kind << " qp " << qp << " shifts "
          << shifts;
     expect_plane_matches(t, image, pp, gen, what.str());
-    if (HasFailure()) return;
+    if (::testing::Test::HasFailure()) return;
   }
 }
 
 // Every strength with every shift count, on blocky content where both the
 // flat shortcut and the full inverse run.
-TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount) {
-  const Tables t;
+void every_strength_and_shift_count(const Tables& t) {
   std::mt19937 gen = test::rng(2);
   for (int qp = 16; qp <= 51; qp++)
     for (int shifts : kShifts) {
@@ -78,14 +78,13 @@ TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount) {
       expect_plane_matches(
           t, image, pp, gen,
           "qp " + std::to_string(qp) + " shifts " + std::to_string(shifts));
-      if (HasFailure()) return;
+      if (::testing::Test::HasFailure()) return;
     }
 }
 
 // The extremes: 0/255 content at the lowest and highest thresholds drives
 // the inverse's values furthest (and its saturation, if it is ever hit).
-TEST_P(DeblockDctSimd, ExtremeContent) {
-  const Tables t;
+void extreme_content(const Tables& t) {
   std::mt19937 gen = test::rng(3);
   for (int qp : {16, 17, 33, 51})
     for (int shifts : kShifts) {
@@ -94,14 +93,13 @@ TEST_P(DeblockDctSimd, ExtremeContent) {
       const DeblockPlaneParams pp =
           deblock_plane_params(test::dct_params(qp, shifts), false, false);
       expect_plane_matches(t, image, pp, gen, "qp " + std::to_string(qp));
-      if (HasFailure()) return;
+      if (::testing::Test::HasFailure()) return;
     }
 }
 
 // A whole plane in place (src is dst), as deblock_frame runs it on one
 // thread: every row is read before it is written, the bottom mirror too.
-TEST_P(DeblockDctSimd, WholePlaneInPlace) {
-  const Tables t;
+void whole_plane_in_place(const Tables& t) {
   std::mt19937 gen = test::rng(5);
   for (int n = 0; n < 120; n++) {
     Image image(PixelFormat::GRAY8, in(gen, 1, 70),
@@ -125,8 +123,7 @@ TEST_P(DeblockDctSimd, WholePlaneInPlace) {
 // crawl past 25 minutes; frames split in bands across threads are checked
 // natively by gst-deblock_dct (the element's output against the scalar
 // library's).
-TEST_P(DeblockDctSimd, Frames) {
-  const Tables t;
+void frames(const Tables& t) {
   std::mt19937 gen = test::rng(4);
   for (PixelFormat format : kAllPixelFormats)
     for (int n = 0; n < 12; n++) {
@@ -144,6 +141,39 @@ TEST_P(DeblockDctSimd, Frames) {
           << pixel_format_name(format) << " qp " << p.qp << " shifts "
           << p.shifts << " grid " << p.grid_x << "," << p.grid_y;
     }
+}
+
+TEST_P(DeblockDctSimd, RandomPlanes) { random_planes(Tables()); }
+TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount) {
+  every_strength_and_shift_count(Tables());
+}
+TEST_P(DeblockDctSimd, ExtremeContent) { extreme_content(Tables()); }
+TEST_P(DeblockDctSimd, WholePlaneInPlace) { whole_plane_in_place(Tables()); }
+TEST_P(DeblockDctSimd, Frames) { frames(Tables()); }
+
+// The AVX3 rows' VNNI form (vpdpwssd), which the init ladder takes in place
+// of the AVX3 rows where the CPU reports Highway's AVX3_DL feature set (VNNI
+// among it). The suite above restricts the targets to one at a time, so its
+// AVX3 run checks the rows without VNNI; this one allows AVX3_DL too.
+TEST(DeblockDctVnni, MatchesReference) {
+#if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
+  if (!(hwy::SupportedTargets() & HWY_AVX3) ||
+      !(hwy::SupportedTargets() & HWY_AVX3_DL))
+    GTEST_SKIP() << "this CPU has no AVX-512 VNNI";
+  hwy::SetSupportedTargetsForTest(HWY_AVX3);
+  const Tables plain;
+  hwy::SetSupportedTargetsForTest(HWY_AVX3 | HWY_AVX3_DL);
+  const Tables t;
+  hwy::SetSupportedTargetsForTest(0);
+  ASSERT_NE(t.simd.dct_rows, plain.simd.dct_rows);  // the VNNI form, chosen
+  random_planes(t);
+  every_strength_and_shift_count(t);
+  extreme_content(t);
+  whole_plane_in_place(t);
+  frames(t);
+#else
+  GTEST_SKIP() << "this build has no AVX3 target";
+#endif
 }
 
 }  // namespace
