@@ -109,9 +109,9 @@ std::vector<Workload> workloads() {
   std::vector<Workload> list = {
       {"deblock", deblock_job(deblock), fill_range(120, 135)},
       // Every byte random: 10-bit formats get values over their whole range
-      // and bits outside them set, which the kernel ignores.
+      // and bits outside them set, which the kernels ignore.
       {"cdef", cdef_job(cdef), fill_range(0, 255), true},
-      {"mc", mc_job(mc), fill_range(0, 255)},
+      {"mc", mc_job(mc), fill_range(0, 255), true},
   };
   for (int block : {8, 16}) {
     DeblockParams vp9;
@@ -579,7 +579,7 @@ int main(int argc, char** argv) {
                  "flat blocks (every AC under the threshold) and on textured waves.\n"
                  "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
                  "10-bit formats (I420_10LE, I422_10LE, Y444_10LE, P010_10LE): cdef\n"
-                 "only, scalar and cpu rows (the other kernels and the gpu refuse them).\n"
+                 "and mc only, scalar and cpu rows (the other kernels and the gpu refuse them).\n"
                  "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"
                  "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"
                  "hybrid: rows split by the cpu (most threads) and staged gpu speeds.\n"
