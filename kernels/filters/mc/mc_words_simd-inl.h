@@ -28,35 +28,38 @@ HWY_INLINE void StoreWords(V32 acc, hn::Vec<DW> maxv, int shift,
   hn::StoreU(hn::ShiftLeftSame(v, shift), dw, p);
 }
 
-// The 8 taps of a phase, broadcast.
-struct Taps32 {
-  explicit Taps32(const int16_t* taps) {
-    for (int k = 0; k < 8; k++) t[k] = hn::Set(D32(), taps[k]);
-  }
-  V32 t[8];
-};
-
-// 64 + sum_k t[k] * r[k][x], the values r[k] + x promoted.
-HWY_INLINE V32 Sum8(const Taps32& t, const uint16_t* const* r, size_t x) {
-  V32 acc = hn::Set(D32(), 64);
-  for (int k = 0; k < 8; k++)
-    acc = hn::Add(acc, hn::Mul(t.t[k], Words(r[k] + x)));
-  return acc;
+// acc + t * (the values at p).
+HWY_INLINE V32 Tap32(V32 acc, V32 t, const uint16_t* HWY_RESTRICT p) {
+  return hn::Add(acc, hn::Mul(t, Words(p)));
 }
 
 // Groups [g0, g0 + count) of the 8-tap horizontal pass, output x from
-// e[x .. x + 7], written from `out` on.
+// e[x .. x + 7], written from `out` on. (The taps are locals, not an array:
+// SVE vectors cannot be array elements.)
 void Horizontal8Words(const Window<uint16_t>& e, const int16_t* taps, int maxv,
                       size_t g0, size_t count, uint16_t* HWY_RESTRICT out,
                       int shift) {
-  const size_t N = hn::Lanes(D32()), G = 2 * hn::Lanes(D16());
-  const Taps32 t(taps);
+  const D32 d;
+  const size_t N = hn::Lanes(d), G = 2 * hn::Lanes(D16());
+  const V32 t0 = hn::Set(d, taps[0]), t1 = hn::Set(d, taps[1]);
+  const V32 t2 = hn::Set(d, taps[2]), t3 = hn::Set(d, taps[3]);
+  const V32 t4 = hn::Set(d, taps[4]), t5 = hn::Set(d, taps[5]);
+  const V32 t6 = hn::Set(d, taps[6]), t7 = hn::Set(d, taps[7]);
+  const V32 bias = hn::Set(d, 64);
   const auto vmax = hn::Set(DW(), static_cast<uint16_t>(maxv));
   for (size_t i = 0; i < count; i++) {
     const uint16_t* p = e.group(g0 + i);
-    const uint16_t* r[8] = {p, p + 1, p + 2, p + 3, p + 4, p + 5, p + 6, p + 7};
-    for (size_t x = 0; x < G; x += N)
-      StoreWords(Sum8(t, r, x), vmax, shift, out + i * G + x);
+    for (size_t x = 0; x < G; x += N) {
+      V32 acc = Tap32(bias, t0, p + x);
+      acc = Tap32(acc, t1, p + x + 1);
+      acc = Tap32(acc, t2, p + x + 2);
+      acc = Tap32(acc, t3, p + x + 3);
+      acc = Tap32(acc, t4, p + x + 4);
+      acc = Tap32(acc, t5, p + x + 5);
+      acc = Tap32(acc, t6, p + x + 6);
+      acc = Tap32(acc, t7, p + x + 7);
+      StoreWords(acc, vmax, shift, out + i * G + x);
+    }
   }
 }
 
@@ -64,11 +67,29 @@ void Horizontal8Words(const Window<uint16_t>& e, const int16_t* taps, int maxv,
 void Vertical8Words(const uint16_t* const* r, const int16_t* taps, int maxv,
                     size_t g0, size_t count, uint16_t* HWY_RESTRICT out,
                     int shift) {
-  const size_t N = hn::Lanes(D32()), G = 2 * hn::Lanes(D16());
-  const Taps32 t(taps);
+  const D32 d;
+  const size_t N = hn::Lanes(d), G = 2 * hn::Lanes(D16());
+  const V32 t0 = hn::Set(d, taps[0]), t1 = hn::Set(d, taps[1]);
+  const V32 t2 = hn::Set(d, taps[2]), t3 = hn::Set(d, taps[3]);
+  const V32 t4 = hn::Set(d, taps[4]), t5 = hn::Set(d, taps[5]);
+  const V32 t6 = hn::Set(d, taps[6]), t7 = hn::Set(d, taps[7]);
+  const V32 bias = hn::Set(d, 64);
   const auto vmax = hn::Set(DW(), static_cast<uint16_t>(maxv));
-  for (size_t x = g0 * G; x < (g0 + count) * G; x += N)
-    StoreWords(Sum8(t, r, x), vmax, shift, out + (x - g0 * G));
+  const size_t x0 = g0 * G;
+  const uint16_t *r0 = r[0] + x0, *r1 = r[1] + x0, *r2 = r[2] + x0;
+  const uint16_t *r3 = r[3] + x0, *r4 = r[4] + x0, *r5 = r[5] + x0;
+  const uint16_t *r6 = r[6] + x0, *r7 = r[7] + x0;
+  for (size_t x = 0; x < count * G; x += N) {
+    V32 acc = Tap32(bias, t0, r0 + x);
+    acc = Tap32(acc, t1, r1 + x);
+    acc = Tap32(acc, t2, r2 + x);
+    acc = Tap32(acc, t3, r3 + x);
+    acc = Tap32(acc, t4, r4 + x);
+    acc = Tap32(acc, t5, r5 + x);
+    acc = Tap32(acc, t6, r6 + x);
+    acc = Tap32(acc, t7, r7 + x);
+    StoreWords(acc, vmax, shift, out + x);
+  }
 }
 
 // a + ((f (b - a) + 8) >> 4) of the values at a and b, stored shifted.
