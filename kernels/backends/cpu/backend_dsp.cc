@@ -59,7 +59,6 @@ class DspBackend final : public Backend {
             const McParams& params) override {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
-    if (Status s = require_8bit(src, "MC"); !s) return s;
     mc_frame(mc_, dst, src, params, pool());
     return Status::ok();
   }

@@ -38,7 +38,8 @@ void measure_steps(const DamageDsp& dsp, const ConstPlane& plane,
   out->col_weight = uint32_t(std::max(plane.height, 0));
   out->row_weight = uint32_t(std::max(plane.width, 0));
   if (plane.width > 0 && plane.height > 0)
-    dsp.steps(plane, 0, plane.height, out->cols.data(), out->rows.data());
+    damage_steps_fn(dsp, plane)(plane, 0, plane.height, out->cols.data(),
+                                out->rows.data());
 }
 
 namespace {

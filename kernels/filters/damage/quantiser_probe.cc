@@ -29,9 +29,26 @@ const MagnitudeBins& magnitude_bins() {
   return bins;
 }
 
+// The forward transform of the 8x8 block at (x, y) of `luma`, whose
+// samples are contiguous in every format the elements accept. A 10-bit
+// block is transformed on its samples' top 8 bits (docs/spec.md "High bit
+// depth"), copied out.
+void forward(const ConstPlane& luma, int x, int y, int16_t c[64]) {
+  if (luma.bit_depth == 8) {
+    dct8x8_forward(luma.row(y) + x * luma.step, luma.stride, c);
+    return;
+  }
+  const int cs = luma.bit_depth - 8;
+  uint8_t top[64];
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 8; j++)
+      top[8 * i + j] =
+          uint8_t(sample_value<uint16_t>(luma, x + j, y + i) >> cs);
+  dct8x8_forward(top, 8, c);
+}
+
 // One set of blocks (grid lines at ox, oy mod 8): histogram of the AC
-// magnitudes' bins, then cumulated into `out`. Luma samples are contiguous
-// (step 1) in every format the elements accept.
+// magnitudes' bins, then cumulated into `out`.
 void count_set(const ConstPlane& luma, int ox, int oy, int frame, int period,
                ZeroCounts* out) {
   const MagnitudeBins& bins = magnitude_bins();
@@ -41,8 +58,7 @@ void count_set(const ConstPlane& luma, int ox, int oy, int frame, int period,
     // The first i of this row with (i + j + frame) % period == 0.
     const int first = (period - (j + frame) % period) % period;
     for (int i = first; ox + 8 * i + 8 <= luma.width; i += period) {
-      dct8x8_forward(luma.row(oy + 8 * j) + (ox + 8 * i) * luma.step,
-                     luma.stride, c);
+      forward(luma, ox + 8 * i, oy + 8 * j, c);
       for (int k = 1; k < 64; k++) histogram[bins.bin[std::abs(c[k])]]++;
       out->total += 63;
     }

@@ -119,6 +119,7 @@ void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
               const McParams& params, ThreadPool* pool, const int* first) {
   static const int kWhole[3] = {0, 0, 0};
   if (!first) first = kWhole;
+  const McRowsFn mc_rows = mc_rows_fn(dsp, src);
   McPlaneShift shifts[3];
   int rows[3];
   for (int p = 0; p < src.num_planes; p++) {
@@ -129,8 +130,8 @@ void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
   }
   run_bands(pool, std::span(rows, src.num_planes), 8,
             [&](int p, int begin, int end) {
-              dsp.rows(dst.planes[p], src.planes[p], shifts[p], params.filter,
-                       first[p] + begin, first[p] + end);
+              mc_rows(dst.planes[p], src.planes[p], shifts[p], params.filter,
+                      first[p] + begin, first[p] + end);
             });
 }
 

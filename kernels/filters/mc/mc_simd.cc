@@ -9,10 +9,15 @@
 // number, so each source row is filtered once per band. On x86 one
 // instruction multiplies and adds a pair of bytes: there the 8-tap passes
 // read pairs of samples unsplit, and pairs of rows interleaved.
+//
+// 10-bit planes (16-bit words) share the rows' plan (windows, the row
+// cache, the writing of rows) through the sample type S; their kernels are
+// in mc_words_simd-inl.h.
 #include <algorithm>
 #include <bit>
 #include <climits>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "daedalus/mc.h"
@@ -117,7 +122,7 @@ void Deinterleave(const uint8_t* HWY_RESTRICT p, int n,
 // out[j] = in(x0 + j, c) for j < len, of a plane with columns: the edges
 // by memset, the inside copied.
 void Extend(const ConstPlane& src, int c, int x0, int len,
-            uint8_t* HWY_RESTRICT out) {
+            uint8_t* HWY_RESTRICT out, int /*shift: 0 at 8 bits*/ = 0) {
   const uint8_t* row = src.row(c);
   const int w = src.width;
   const int left = std::clamp(-x0, 0, len);
@@ -130,12 +135,39 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   std::memset(out + right, row[(w - 1) * src.step], len - right);
 }
 
-// Stores an output row written to tmp into one channel of NV12 chroma
-// (step 2), whose other channel's bytes are not ours.
-void Scatter(const Plane& dst, int y, const uint8_t* HWY_RESTRICT tmp) {
+// The same for 10-bit words: out[j] = the value of in(x0 + j, c) << shift.
+void Extend(const ConstPlane& src, int c, int x0, int len,
+            uint16_t* HWY_RESTRICT out, int shift = 0) {
+  const int w = src.width;
+  const int left = std::clamp(-x0, 0, len);
+  const int right = std::clamp(w - x0, left, len);
+  const auto value = [&](int x) {
+    return static_cast<uint16_t>(sample_value<uint16_t>(src, x, c) << shift);
+  };
+  std::fill(out, out + left, value(0));
+  int j = left;
+  if (src.step == 2) {
+    const DU16 du;
+    const int N = static_cast<int>(hn::Lanes(du));
+    const auto* words = reinterpret_cast<const uint16_t*>(src.row(c));
+    const auto mask = hn::Set(du, static_cast<uint16_t>(src.max_value()));
+    for (; j + N <= right; j += N) {
+      const auto v = hn::And(
+          hn::ShiftRightSame(hn::LoadU(du, words + x0 + j), src.lsb), mask);
+      hn::StoreU(hn::ShiftLeftSame(v, shift), du, out + j);
+    }
+  }
+  for (; j < right; j++) out[j] = value(x0 + j);
+  std::fill(out + right, out + len, value(w - 1));
+}
+
+// Stores an output row written to tmp into one channel of NV12 or P010
+// chroma (step twice the sample), whose other channel's bytes are not ours.
+template <class S>
+void Scatter(const Plane& dst, int y, const S* HWY_RESTRICT tmp) {
   uint8_t* HWY_RESTRICT row = dst.row(y);
   const int w = dst.width, step = dst.step;  // not reloaded after each store
-  for (int x = 0; x < w; x++) row[x * step] = tmp[x];
+  for (int x = 0; x < w; x++) std::memcpy(row + x * step, tmp + x, sizeof(S));
 }
 
 // A horizontal pass reads the bytes e[j] = in(ix - 3 + j, c) of a source
@@ -143,9 +175,10 @@ void Scatter(const Plane& dst, int y, const uint8_t* HWY_RESTRICT tmp) {
 // e[gG .. gG + G + kTail - 1], the 8 taps' bytes and, on x86, the rest of a
 // 16-byte block. Groups [lo, hi), whose windows lie inside the row, read it
 // in place; the others an edge-extended copy. The same for every row of a
-// call.
+// call. 10-bit rows always read the copy, which holds their words' values.
 constexpr ptrdiff_t kTail = 16;
 
+template <class S>
 struct Inside {
   Inside(const ConstPlane& src, int ix, size_t G, size_t groups) {
     const ptrdiff_t x0 = ix - 3, w = src.width, g = static_cast<ptrdiff_t>(G);
@@ -154,7 +187,7 @@ struct Inside {
     const ptrdiff_t end =
         HWY_MIN(w - kTail - x0 >= 0 ? (w - kTail - x0) / g : 0,
                 static_cast<ptrdiff_t>(groups));
-    if (src.step == 1 && first < end) {
+    if (sizeof(S) == 1 && src.step == 1 && first < end) {
       lo = static_cast<size_t>(first);
       hi = static_cast<size_t>(end);
     }
@@ -164,10 +197,11 @@ struct Inside {
 };
 
 // The window of source row c, its edge-extended parts filled in `ext`.
+template <class S>
 class Window {
  public:
   Window(const ConstPlane& src, int c, int ix, size_t G, size_t groups,
-         const Inside& in, uint8_t* HWY_RESTRICT ext)
+         const Inside<S>& in, S* HWY_RESTRICT ext)
       : ext_(ext), G_(G), lo_(in.lo), hi_(in.hi) {
     const int x0 = ix - 3;
     const auto extend = [&](size_t begin, size_t end) {
@@ -178,26 +212,27 @@ class Window {
       extend(0, groups * G + kTail);
       return;
     }
-    inside_ = src.row(c) + (x0 + static_cast<ptrdiff_t>(lo_ * G));
+    inside_ = reinterpret_cast<const S*>(src.row(c)) +
+              (x0 + static_cast<ptrdiff_t>(lo_ * G));
     if (lo_ > 0) extend(0, lo_ * G + kTail);
     if (hi_ < groups) extend(hi_ * G, groups * G + kTail);
   }
 
-  const uint8_t* group(size_t g) const {
+  const S* group(size_t g) const {
     return g - lo_ < hi_ - lo_ ? inside_ + (g - lo_) * G_ : ext_ + g * G_;
   }
 
  private:
-  const uint8_t* ext_;
-  const uint8_t* inside_ = nullptr;
+  const S* ext_;
+  const S* inside_ = nullptr;
   size_t G_, lo_, hi_;
 };
 
 // Groups [g0, g0 + count) of the 8-tap horizontal pass, output x from
 // e[x .. x + 7], written from `out` on.
 template <bool kMinusOne, typename Out>
-void Horizontal8(const Window& e, const int16_t* taps, size_t g0, size_t count,
-                 Out out) {
+void Horizontal8(const Window<uint8_t>& e, const int16_t* taps, size_t g0,
+                 size_t count, Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
   const V16 t0 = hn::Set(d, taps[0]), t1 = hn::Set(d, taps[1]);
@@ -279,7 +314,8 @@ HWY_INLINE V16 Lerp(D16 d, V16 a, V16 b, V16 f) {
 // Groups [g0, g0 + count) of the bilinear horizontal pass, output x from
 // e[x + 3] and e[x + 4].
 template <typename Out>
-void LerpHorizontal(const Window& e, int f, size_t g0, size_t count, Out out) {
+void LerpHorizontal(const Window<uint8_t>& e, int f, size_t g0, size_t count,
+                    Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
   const V16 vf = hn::Set(d, static_cast<int16_t>(f));
@@ -308,7 +344,7 @@ void LerpVertical(const int16_t* HWY_RESTRICT a, const int16_t* HWY_RESTRICT b,
 
 // The groups of in(ix + x, c), split, into 16-bit lanes.
 template <typename Out>
-void Widen(const Window& e, size_t groups, Out out) {
+void Widen(const Window<uint8_t>& e, size_t groups, Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
   for (size_t g = 0; g < groups; g++) {
@@ -371,7 +407,7 @@ HWY_INLINE V16 PairsAt(D16 d, const uint8_t* p, V16 a, V16 b) {
 // pairs from e[2j] on, output 2j + 1 those from e[2j + 1]. The window by
 // value, which no store to `out` can change, stays in registers.
 template <typename Out>
-void Horizontal8Pairs(const Window e, const int16_t* taps, size_t g0,
+void Horizontal8Pairs(const Window<uint8_t> e, const int16_t* taps, size_t g0,
                       size_t count, Out out) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
@@ -431,44 +467,62 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 }
 #endif  // HWY_TARGET <= HWY_SSSE3
 
+#include "filters/mc/mc_words_simd-inl.h"
+
+// The 10-bit window's values, in place.
+template <typename Out>
+void Widen(const Window<uint16_t>& e, size_t groups, Out out) {
+  const size_t G = 2 * hn::Lanes(D16());
+  for (size_t g = 0; g < groups; g++)
+    std::memcpy(out + g * G, e.group(g) + 3, G * sizeof(uint16_t));
+}
+
+// What the vertical pass reads: 8-bit rows widened and split even/odd,
+// 10-bit ones as values in sample order.
+template <class S>
+using Mid = std::conditional_t<sizeof(S) == 1, int16_t, uint16_t>;
+
 // The scratch rows of one call, each on a 64-byte boundary: `groups` groups
 // of G samples cover the width; the extended row has room for the window's
 // tail besides.
+template <class S>
 class Scratch {
  public:
   Scratch(int w, size_t G)
       : groups(hwy::DivCeil(static_cast<size_t>(w), G)),
-        row_bytes_(hwy::RoundUpTo(groups * G * 2 + kTail, 64)),
+        row_bytes_(hwy::RoundUpTo(groups * G * 2 + kTail * sizeof(S), 64)),
         mem_(64 + 10 * row_bytes_) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(mem_.data());
-    ext = mem_.data() + (hwy::RoundUpTo(base, 64) - base);
-    tmp = ext + row_bytes_;
+    uint8_t* first = mem_.data() + (hwy::RoundUpTo(base, 64) - base);
+    ext = reinterpret_cast<S*>(first);
+    tmp = reinterpret_cast<S*>(first + row_bytes_);
+    slots_ = first + 2 * row_bytes_;
   }
 
   // Slot c & 7 of the 8 rows the vertical pass reads.
-  int16_t* slot(int c) {
-    return reinterpret_cast<int16_t*>(tmp + row_bytes_ * (1 + (c & 7)));
+  Mid<S>* slot(int c) {
+    return reinterpret_cast<Mid<S>*>(slots_ + row_bytes_ * (c & 7));
   }
 
   size_t groups;
-  uint8_t* ext;  // the extended parts of a source row
-  uint8_t* tmp;  // an output row, or its end, not written in place
+  S* ext;  // the extended parts of a source row
+  S* tmp;  // an output row, or its end, not written in place
 
  private:
   size_t row_bytes_;
   std::vector<uint8_t> mem_;
+  uint8_t* slots_;
 };
 
 // Writes output row y through kernel(g0, count, out), which writes groups
 // [g0, g0 + count) from `out` on: whole groups in place, the last partial
-// group through tmp; NV12 chroma entirely through tmp.
-template <class Kernel>
-void WriteRow(const Plane& dst, int y, size_t G, uint8_t* tmp,
-              const Kernel& kernel) {
-  uint8_t* row = dst.row(y);
+// group through tmp; NV12 and P010 chroma entirely through tmp.
+template <class S, class Kernel>
+void WriteRow(const Plane& dst, int y, size_t G, S* tmp, const Kernel& kernel) {
+  S* row = reinterpret_cast<S*>(dst.row(y));
   const size_t w = static_cast<size_t>(dst.width);
   const size_t whole = w / G, rest = w % G;
-  if (dst.step != 1) {
+  if (dst.step != sizeof(S)) {
     kernel(0, whole + (rest != 0), tmp);
     Scatter(dst, y, tmp);
     return;
@@ -476,7 +530,7 @@ void WriteRow(const Plane& dst, int y, size_t G, uint8_t* tmp,
   if (whole) kernel(0, whole, row);
   if (rest) {
     kernel(whole, 1, tmp);
-    std::memcpy(row + whole * G, tmp, rest);
+    std::memcpy(row + whole * G, tmp, rest * sizeof(S));
   }
 }
 
@@ -487,7 +541,7 @@ void WriteRow(const Plane& dst, int y, size_t G, uint8_t* tmp,
 // y + iy - 3 + {0, 2, 4, 6}, and each pair row serves 4 output rows.
 template <class SourceRow>
 void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
-              Scratch& s, const SourceRow& source_row, int y_begin,
+              Scratch<uint8_t>& s, const SourceRow& source_row, int y_begin,
               int y_end) {
   const D16 d;
   const size_t G = 2 * hn::Lanes(d);
@@ -510,56 +564,66 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 }
 #endif
 
+template <class S>
 void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
             McFilter filter, int y_begin, int y_end) {
   // A plane without columns has nothing to write, nor an edge sample to
   // extend: Extend would read outside the row.
   if (y_begin >= y_end || src.width == 0) return;
+  constexpr bool kBytes = sizeof(S) == 1;
   const size_t G = 2 * hn::Lanes(D16());
-  const int w = src.width, h = src.height;
+  const int w = src.width, h = src.height, maxv = src.max_value();
   const bool bilinear = filter == McFilter::Bilinear;
   const int16_t* taps_x =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fx];
   const int16_t* taps_y =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fy];
-  Scratch s(w, G);
-  const Inside inside(src, sh.ix, G, s.groups);
+  Scratch<S> s(w, G);
+  const Inside<S> inside(src, sh.ix, G, s.groups);
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
-  const auto horizontal = [&](const Window& e, size_t g0, size_t count,
-                              auto out) {
-    if (bilinear)
+  // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
+  // by it (the plane's lsb in an output row).
+  const auto horizontal = [&](const Window<S>& e, size_t g0, size_t count,
+                              auto out, int shift) {
+    if constexpr (!kBytes) {
+      if (bilinear)
+        LerpHorizontalWords(e, sh.fx, g0, count, out, shift);
+      else
+        Horizontal8Words(e, taps_x, maxv, g0, count, out, shift);
+    } else if (bilinear) {
       LerpHorizontal(e, sh.fx, g0, count, out);
+    } else {
 #if HWY_TARGET <= HWY_SSSE3
-    else
       Horizontal8Pairs(e, taps_x, g0, count, out);
 #else
-    else if (OuterTapsMinusOne(taps_x))
-      Horizontal8<true>(e, taps_x, g0, count, out);
-    else
-      Horizontal8<false>(e, taps_x, g0, count, out);
+      if (OuterTapsMinusOne(taps_x))
+        Horizontal8<true>(e, taps_x, g0, count, out);
+      else
+        Horizontal8<false>(e, taps_x, g0, count, out);
 #endif
+    }
   };
   // Source row c filtered horizontally, or widened, into out.
   const auto source_row = [&](int c, auto out) {
-    const Window e(src, c, sh.ix, G, s.groups, inside, s.ext);
+    const Window<S> e(src, c, sh.ix, G, s.groups, inside, s.ext);
     if (sh.fx == 0)
       Widen(e, s.groups, out);
     else
-      horizontal(e, 0, s.groups, out);
+      horizontal(e, 0, s.groups, out, 0);
   };
 
   if (sh.fy == 0) {
     for (int y = y_begin; y < y_end; y++) {
       const int c = clamp_row(y + sh.iy);
-      if (sh.fx == 0 && dst.step == 1) {
-        Extend(src, c, sh.ix, w, dst.row(y));
+      if (sh.fx == 0 && dst.step == sizeof(S)) {
+        Extend(src, c, sh.ix, w, reinterpret_cast<S*>(dst.row(y)), dst.lsb);
       } else if (sh.fx == 0) {
-        Extend(src, c, sh.ix, w, s.tmp);
+        Extend(src, c, sh.ix, w, s.tmp, dst.lsb);
         Scatter(dst, y, s.tmp);
       } else {
-        const Window e(src, c, sh.ix, G, s.groups, inside, s.ext);
-        WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, uint8_t* out) {
-          horizontal(e, g0, count, out);
+        const Window<S> e(src, c, sh.ix, G, s.groups, inside, s.ext);
+        WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, S* out) {
+          horizontal(e, g0, count, out, dst.lsb);
         });
       }
     }
@@ -567,9 +631,11 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   }
 
 #if HWY_TARGET <= HWY_SSSE3
-  if (!bilinear) {
-    PairRows(dst, sh.iy, h, taps_y, s, source_row, y_begin, y_end);
-    return;
+  if constexpr (kBytes) {
+    if (!bilinear) {
+      PairRows(dst, sh.iy, h, taps_y, s, source_row, y_begin, y_end);
+      return;
+    }
   }
 #endif
   // Vertical filtering over rows clamp(y + iy + top + k), k < taps. Within
@@ -578,26 +644,44 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   const int taps = bilinear ? 2 : 8, top = bilinear ? 0 : -3;
   int tags[8];
   std::fill(tags, tags + 8, INT_MIN);
-  const int16_t* rows[8];
+  const Mid<S>* rows[8];
   for (int y = y_begin; y < y_end; y++) {
     for (int k = 0; k < taps; k++) {
       const int c = clamp_row(y + sh.iy + top + k);
-      int16_t* slot = s.slot(c);
+      Mid<S>* slot = s.slot(c);
       if (tags[c & 7] != c) {
         tags[c & 7] = c;
         source_row(c, slot);
       }
       rows[k] = slot;
     }
-    WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, uint8_t* out) {
-      if (bilinear)
+    WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, S* out) {
+      if constexpr (!kBytes) {
+        if (bilinear)
+          LerpVerticalWords(rows[0], rows[1], sh.fy, g0, count, out, dst.lsb);
+        else
+          Vertical8Words(rows, taps_y, maxv, g0, count, out, dst.lsb);
+      } else if (bilinear) {
         LerpVertical(rows[0], rows[1], sh.fy, g0, count, out);
-      else if (OuterTapsMinusOne(taps_y))
+      } else if (OuterTapsMinusOne(taps_y)) {
         Vertical8<true>(rows, taps_y, g0, count, out);
-      else
+      } else {
         Vertical8<false>(rows, taps_y, g0, count, out);
+      }
     });
   }
+}
+
+void McRowsBytes(const Plane& dst, const ConstPlane& src,
+                 const McPlaneShift& sh, McFilter filter, int y_begin,
+                 int y_end) {
+  McRows<uint8_t>(dst, src, sh, filter, y_begin, y_end);
+}
+
+void McRowsWords(const Plane& dst, const ConstPlane& src,
+                 const McPlaneShift& sh, McFilter filter, int y_begin,
+                 int y_end) {
+  McRows<uint16_t>(dst, src, sh, filter, y_begin, y_end);
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -608,10 +692,12 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace daedalus {
 
-HWY_EXPORT(McRows);
+HWY_EXPORT(McRowsBytes);
+HWY_EXPORT(McRowsWords);
 
 void mc_dsp_init_simd(McDsp* dsp) {
-  dsp->rows = simd_dispatch(HWY_DISPATCH_TABLE(McRows));
+  dsp->rows = simd_dispatch(HWY_DISPATCH_TABLE(McRowsBytes));
+  dsp->rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(McRowsWords));
 }
 
 }  // namespace daedalus

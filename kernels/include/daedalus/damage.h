@@ -15,7 +15,9 @@ namespace daedalus {
 // A step larger than this is an edge of the picture, not a block's.
 inline constexpr int kDamageStepClip = 32;
 
-// Adds the clipped steps of rows [y_begin, y_end) of `plane`:
+// Adds the clipped steps of rows [y_begin, y_end) of `plane`, p(x, y) its
+// samples' top 8 bits (the sample itself at 8 bits, its value >> 2 at 10:
+// docs/spec.md "High bit depth"):
 // col_steps[x] += min(|p(x + 1, y) - p(x, y)|, kDamageStepClip) for every
 // x < width - 1, and row_steps[y] += the sum over x of
 // min(|p(x, y + 1) - p(x, y)|, kDamageStepClip) for every y < height - 1.
@@ -25,8 +27,15 @@ using DamageStepsFn = void (*)(const ConstPlane& plane, int y_begin, int y_end,
                                uint32_t* col_steps, uint32_t* row_steps);
 
 struct DamageDsp {
-  DamageStepsFn steps = nullptr;
+  DamageStepsFn steps = nullptr;      // planes of bit depth 8
+  DamageStepsFn steps_hbd = nullptr;  // of bit depth 10 (16-bit words)
 };
+
+// The entry of `dsp` for planes of `plane`'s bit depth.
+inline DamageStepsFn damage_steps_fn(const DamageDsp& dsp,
+                                     const ConstPlane& plane) {
+  return plane.bit_depth > 8 ? dsp.steps_hbd : dsp.steps;
+}
 
 // The scalar reference, and the init ladder (then the SIMD implementation
 // for the best target this CPU supports, where built).
@@ -90,7 +99,8 @@ struct ProbeCounts {
   ZeroCounts on, off;
 };
 
-// Adds the probed blocks of `luma` in the probe's frame `frame` to
+// Adds the probed blocks of `luma` (the top 8 bits of its samples at any
+// bit depth) in the probe's frame `frame` to
 // `counts`: "on" has the grid's lines at x = origin_x, y = origin_y (mod
 // 8), "off" `halfway` samples further (4, or 2 where the grid's spacing
 // is 4: halfway between its lines).
@@ -174,7 +184,8 @@ class DamageEstimator {
   // Forgets every frame (a flush, a seek, new caps, a discontinuity).
   void reset();
 
-  // Measures `frame` and folds it into the running estimate.
+  // Measures `frame` (of any bit depth: its samples' top 8 bits) and folds
+  // it into the running estimate.
   void add_frame(const ConstFrame& frame);
 
   const DamageEstimate& estimate() const { return estimate_; }

@@ -48,15 +48,21 @@ McPlaneShift mc_plane_shift(double dx, double dy, int shift_x, int shift_y);
 // True when the shift is zero on every plane: the output equals the input.
 bool mc_is_noop(const McParams& params);
 
-// Writes rows [y_begin, y_end) of `dst` from `src` (same size). Rows are
-// independent.
+// Writes rows [y_begin, y_end) of `dst` from `src` (same size and bit
+// depth). Rows are independent.
 using McRowsFn = void (*)(const Plane& dst, const ConstPlane& src,
                           const McPlaneShift& shift, McFilter filter,
                           int y_begin, int y_end);
 
 struct McDsp {
-  McRowsFn rows = nullptr;
+  McRowsFn rows = nullptr;      // planes of bit depth 8
+  McRowsFn rows_hbd = nullptr;  // of bit depth 10 (16-bit words)
 };
+
+// The entry of `dsp` for planes of `frame`'s bit depth.
+inline McRowsFn mc_rows_fn(const McDsp& dsp, const ConstFrame& frame) {
+  return frame.bit_depth() > 8 ? dsp.rows_hbd : dsp.rows;
+}
 
 void mc_dsp_init_ref(McDsp* dsp);
 
@@ -64,7 +70,8 @@ void mc_dsp_init_ref(McDsp* dsp);
 // has and this CPU supports.
 void mc_dsp_init(McDsp* dsp);
 
-// Translates every plane of `src` into `dst`, split into row bands on `pool`
+// Translates every plane of `src` into `dst` (of the same format and bit
+// depth), split into row bands on `pool`
 // (the calling thread when null); with `first`, only rows [first[p],
 // height) of each plane (a backend that gives the leading rows to a GPU
 // runs the rest here).

@@ -64,15 +64,6 @@ testing::AssertionResult same_output(const Dsps& dsps, const Image& src,
 
 using Fill = std::function<int(int, int, int)>;
 
-// Both depths' formats.
-std::vector<PixelFormat> all_formats() {
-  std::vector<PixelFormat> all(std::begin(kAllPixelFormats),
-                               std::end(kAllPixelFormats));
-  all.insert(all.end(), std::begin(kTenBitPixelFormats),
-             std::end(kTenBitPixelFormats));
-  return all;
-}
-
 // The largest sample value of the image's depth, and how many times 8 bits'
 // that range is.
 int max_of(const Image& image) { return image.frame().planes[0].max_value(); }
@@ -120,7 +111,7 @@ TEST_P(CdefSimd, RandomSizesFormatsAndParams) {
   const int fixed[][2] = {{1, 1},    {7, 7},   {8, 8},     {9, 16},  {16, 9},
                           {23, 17},  {24, 24}, {64, 8},    {65, 33}, {80, 72},
                           {133, 41}, {517, 9}, {1031, 17}, {1544, 8}};
-  for (PixelFormat format : all_formats()) {
+  for (PixelFormat format : test::all_pixel_formats()) {
     for (int round = 0; round < 24; round++) {
       int w, h;
       if (round < int(std::size(fixed))) {
@@ -202,7 +193,7 @@ TEST_P(CdefSimd, AdversarialFills) {
   const CdefParams params[] = {
       {15, 4, 15, 4, 6}, {15, 4, 15, 4, 3}, {1, 1, 1, 1, 6}, {4, 1, 4, 1, 3},
       {15, 0, 0, 4, 6},  {0, 4, 15, 0, 5},  {7, 3, 9, 2, 4}, {2, 2, 3, 3, 3}};
-  for (PixelFormat format : all_formats()) {
+  for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, 37, 26, 2);
     for (const auto& [name, fill] : adversarial_fills(max_of(src)))
       for (const CdefParams& p : params) {
@@ -234,7 +225,7 @@ TEST_P(CdefSimd, UnavailableTapsEveryStrength) {
     };
   };
   const int sizes[][2] = {{8, 8}, {16, 8}, {9, 10}};
-  const std::vector<PixelFormat> formats = all_formats();
+  const std::vector<PixelFormat> formats = test::all_pixel_formats();
   for (int pri = 0; pri <= 15; pri++)
     for (int sec = 0; sec <= 4; sec++)
       for (int damping = 3; damping <= 6; damping++) {
@@ -298,7 +289,7 @@ TEST_P(CdefSimd, EveryDirection) {
         return i / 2 + j;
     }
   };
-  for (PixelFormat format : all_formats())
+  for (PixelFormat format : test::all_pixel_formats())
     for (int amp : {1, 3, 9}) {
       const int shift = int(gen() % 8);
       Image src(format, 64, 32, 2);

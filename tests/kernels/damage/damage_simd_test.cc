@@ -1,7 +1,8 @@
 // The damage estimator's SIMD pass against the scalar reference, once per
 // Highway target: random and extreme content, sizes from 1x1, row padding,
-// interleaved chroma (step 2), sub-ranges of rows, and planes long or wide
-// enough to overflow a 16-bit lane if the sums were not flushed.
+// interleaved chroma (step 2, and P010's step 4), sub-ranges of rows, and
+// planes long or wide enough to overflow a 16-bit lane if the sums were not
+// flushed; 8-bit and 10-bit formats (with random bits outside the values).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -26,7 +27,8 @@ Sums run(const DamageDsp& dsp, const ConstPlane& plane,
   Sums s{std::vector<uint32_t>(std::max(plane.width - 1, 0), 7),
          std::vector<uint32_t>(std::max(plane.height - 1, 0), 7)};
   for (auto [begin, end] : pieces)
-    dsp.steps(plane, begin, end, s.cols.data(), s.rows.data());
+    damage_steps_fn(dsp, plane)(plane, begin, end, s.cols.data(),
+                                s.rows.data());
   return s;
 }
 
@@ -55,45 +57,53 @@ void expect_exact(const Image& image, std::mt19937& gen) {
 
 TEST_P(DamageSimd, RandomSizesFormatsAndContent) {
   std::mt19937 gen = test::rng(1);
-  for (int i = 0; i < 200; i++) {
-    const PixelFormat format = kAllPixelFormats[i % 7];
+  const std::vector<PixelFormat> formats = test::all_pixel_formats();
+  for (int i = 0; i < 275; i++) {
+    const PixelFormat format = formats[i % formats.size()];
     Image image(format, 1 + int(gen() % 300), 1 + int(gen() % 80),
                 int(gen() % 5));
+    const int scale = (image.frame().planes[0].max_value() + 1) >> 8;
     if (i % 3 == 0)
       test::fill_random(image, gen);
     else if (i % 3 == 1)
-      test::fill_near(image, gen, int(gen() % 256), 1 + int(gen() % 40));
+      test::fill_near(image, gen, int(gen() % 256) * scale,
+                      (1 + int(gen() % 40)) * scale);
     else
       test::fill_blocky(image, gen, 4 << (gen() % 3), int(gen() % 256), 30);
+    test::set_outside_bits(image, gen);
     expect_exact(image, gen);
   }
 }
 
 TEST_P(DamageSimd, SmallSizes) {
   std::mt19937 gen = test::rng(2);
-  for (int w = 1; w <= 40; w++)
-    for (int h : {1, 2, 3}) {
-      Image image(PixelFormat::NV12, w, h, int(gen() % 3));
-      test::fill_random(image, gen);
-      expect_exact(image, gen);
-    }
+  for (PixelFormat format : {PixelFormat::NV12, PixelFormat::P010_10LE})
+    for (int w = 1; w <= 40; w++)
+      for (int h : {1, 2, 3}) {
+        Image image(format, w, h, int(gen() % 3));
+        test::fill_random(image, gen);
+        test::set_outside_bits(image, gen);
+        expect_exact(image, gen);
+      }
 }
 
-// 0 and 255 alternating along both axes: every step is clipped to the
-// maximum, the most a lane can gather. 2100 rows overflow a column's 16-bit
-// lane unless the strips flush it; 70000 columns overflow a row's lanes
-// (2048 vectors of up to 32 lanes: 65536 steps of 32 in a lane of 16 bits)
-// unless the row sum is flushed.
+// 0 and the maximum (255, 1023) alternating along both axes: every step is
+// clipped to the maximum, the most a lane can gather. 2100 rows overflow a
+// column's 16-bit lane unless the strips flush it; 70000 columns overflow a
+// row's lanes (2048 vectors of up to 32 lanes: 65536 steps of 32 in a lane of
+// 16 bits) unless the row sum is flushed.
 TEST_P(DamageSimd, ExtremeStepsOnLongAndWidePlanes) {
   std::mt19937 gen = test::rng(3);
   const std::pair<int, int> sizes[] = {{37, 2100}, {70000, 2}, {70, 70}};
-  for (auto [w, h] : sizes) {
-    Image image(PixelFormat::NV21, w, h, 1);
-    test::fill(image, [](int, int x, int y) {
-      return uint8_t((x + y) % 2 ? 255 : 0);
-    });
-    expect_exact(image, gen);
-  }
+  for (PixelFormat format : {PixelFormat::NV21, PixelFormat::P010_10LE})
+    for (auto [w, h] : sizes) {
+      Image image(format, w, h, 1);
+      const int maxv = image.frame().planes[0].max_value();
+      test::fill(image,
+                 [maxv](int, int x, int y) { return (x + y) % 2 ? maxv : 0; });
+      test::set_outside_bits(image, gen);
+      expect_exact(image, gen);
+    }
 }
 
 }  // namespace

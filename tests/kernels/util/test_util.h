@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <ostream>
 #include <random>
 #include <string>
@@ -36,6 +37,15 @@ inline constexpr bool kThreadSanitizer = DAEDALUS_TEST_TSAN;
 // The run's seed: $DAEDALUS_TEST_SEED if set, else random. Printed once so a
 // failure can be replayed.
 uint32_t seed();
+
+// Every pixel format of both depths: the 8-bit ones, then the 10-bit ones.
+inline std::vector<PixelFormat> all_pixel_formats() {
+  std::vector<PixelFormat> all(std::begin(kAllPixelFormats),
+                               std::end(kAllPixelFormats));
+  all.insert(all.end(), std::begin(kTenBitPixelFormats),
+             std::end(kTenBitPixelFormats));
+  return all;
+}
 
 // A generator seeded from seed() and `salt` (e.g. a test's own index), so that
 // every test draws its own reproducible stream.
