@@ -1,7 +1,7 @@
-// 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF on
-// the scalar and cpu backends computes the reference's output at any thread
-// count; every kernel and backend that does not compute them yet says so and
-// leaves its output alone.
+// 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF and
+// deblock mode=h264 and vp9 on the scalar and cpu backends compute the
+// reference's output at any thread count; every kernel and backend that does
+// not compute them yet says so and leaves its output alone.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -36,6 +36,37 @@ TEST(BitDepth, CdefOnTheCpuBackendsMatchesTheReference) {
       }
 }
 
+TEST(BitDepth, DeblockOnTheCpuBackendsMatchesTheReference) {
+  std::mt19937 gen = test::rng(403);
+  DeblockDsp ref;
+  deblock_dsp_init_ref(&ref);
+  for (PixelFormat format : kTenBitPixelFormats)
+    for (BackendKind kind : {BackendKind::Scalar, BackendKind::Cpu})
+      for (int threads : {1, 3})
+        for (bool vp9 : {false, true}) {
+          std::unique_ptr<Backend> backend =
+              create_backend(kind, nullptr, {threads});
+          ASSERT_TRUE(backend);
+          Image frame(format, 93, 71, 2);
+          test::fill_blocky(frame, gen, 8, 512, 60);
+          test::set_outside_bits(frame, gen);
+          DeblockParams params;
+          if (vp9)
+            params = test::vp9_params(int(gen() % 63) + 1, int(gen() % 8), 8);
+          params.qp = 40 + int(gen() % 12);
+          params.block_size = 4 << (gen() % 3);
+          params.grid_x = int(gen() % 16);
+          params.grid_y = int(gen() % 16);
+          Image want = frame, got = frame;
+          deblock_frame(ref, want.frame(), params);
+          ASSERT_TRUE(backend->deblock(got.frame(), params));
+          ASSERT_EQ(test::first_difference(want, got), "")
+              << backend_name(kind) << " x" << threads << " "
+              << pixel_format_name(format) << (vp9 ? " vp9" : " h264");
+          ASSERT_FALSE(got.same_samples(frame)) << "the filter must engage";
+        }
+}
+
 // An error naming 10-bit video, and the frame untouched.
 void expect_refused(const Status& s, const Image& before, const Image& after) {
   EXPECT_FALSE(s);
@@ -52,7 +83,15 @@ TEST(BitDepth, WhatIsNotBuiltYetIsRefused) {
     Image src(PixelFormat::I420_10LE, 32, 16);
     test::fill_random(src, gen);
     Image frame = src;
-    expect_refused(backend->deblock(frame.frame(), {}), src, frame);
+    const bool cpu = kind == BackendKind::Scalar || kind == BackendKind::Cpu;
+    if (!cpu) {
+      expect_refused(backend->deblock(frame.frame(), {}), src, frame);
+      expect_refused(
+          backend->deblock(frame.frame(), test::vp9_params(10, 0, 8)), src,
+          frame);
+    }
+    expect_refused(backend->deblock(frame.frame(), test::dct_params(40, 4)),
+                   src, frame);
     McParams mc;
     mc.dx = 0.5;
     expect_refused(backend->mc(frame.frame(), src.frame(), mc), src, frame);
