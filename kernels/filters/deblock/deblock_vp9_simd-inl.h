@@ -81,15 +81,25 @@ HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
 }
 
 // max(|a - e|, |b - e|, ...) for the samples a, b, ... of one side of the
-// edge and e, that side's sample next to it: max - e or e - min.
+// edge and e, that side's sample next to it: max - e or e - min, both
+// nonzero at once only where the side straddles e. Compared with the flat
+// bound + 1 alone: at 8 bits (2) the Or of the two is below it exactly when
+// both are; deeper bounds take their Max.
+template <class V>
+HWY_INLINE V either(V up, V down) {
+  if constexpr (sizeof(hn::TFromV<V>) == 1)
+    return hn::Or(up, down);
+  else
+    return hn::Max(up, down);
+}
 template <class V>
 HWY_INLINE V spread(V e, V a, V b, V c) {
-  return hn::Or(hn::SaturatedSub(hn::Max(hn::Max(a, b), c), e),
+  return either(hn::SaturatedSub(hn::Max(hn::Max(a, b), c), e),
                 hn::SaturatedSub(e, hn::Min(hn::Min(a, b), c)));
 }
 template <class V>
 HWY_INLINE V spread(V e, V a, V b, V c, V f) {
-  return hn::Or(hn::SaturatedSub(hn::Max(hn::Max(a, b), hn::Max(c, f)), e),
+  return either(hn::SaturatedSub(hn::Max(hn::Max(a, b), hn::Max(c, f)), e),
                 hn::SaturatedSub(e, hn::Min(hn::Min(a, b), hn::Min(c, f))));
 }
 

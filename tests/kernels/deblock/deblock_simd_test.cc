@@ -144,7 +144,8 @@ PixelFormat ten_bit_format(PixelFormat format) {
 }
 
 // `image` (8-bit content) at bit depth `depth`: at 10 bits, in the matching
-// format with the same row padding, every value v as 4 v + 0..3 (255 as
+// format with twice the row padding (strides stay even), every value v as
+// 4 v + 0..3 (255 as
 // 1023, 0 as 0: the extremes stay extreme), the planes GRAY8 lacks random,
 // and random bits outside the values unless `outside_bits` is false.
 Image at_depth(const Image& image, int depth, std::mt19937& gen,
@@ -153,7 +154,7 @@ Image at_depth(const Image& image, int depth, std::mt19937& gen,
   const ConstFrame f = image.frame();
   const int pad = int(f.planes[0].stride) - f.planes[0].width;
   Image deep(ten_bit_format(image.format()), image.width(), image.height(),
-             pad);
+             2 * pad);
   test::fill(deep, [&](int p, int x, int y) {
     if (p >= f.num_planes) return in(gen, 0, 1023);
     const int v = value_at(f.planes[p], x, y);
