@@ -140,6 +140,19 @@ DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
   return p;
 }
 
+DeblockPlaneParams deblock_plane_params_at_depth(const DeblockPlaneParams& pp,
+                                                 int bit_depth) {
+  const int cs = bit_depth - 8;
+  DeblockPlaneParams p = pp;
+  p.alpha <<= cs;
+  p.beta <<= cs;
+  p.tc0 <<= cs;
+  p.vp9.limit <<= cs;
+  p.vp9.blimit <<= cs;
+  p.vp9.thresh <<= cs;
+  return p;
+}
+
 bool deblock_is_noop(const DeblockParams& params, bool has_chroma) {
   if (params.mode == DeblockMode::Vp9) return params.filter_level == 0;
   // The filter choice does not affect alpha or beta, so it is irrelevant here.
@@ -157,7 +170,8 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
   // other's cache lines (interleaved chroma, counted twice below: 8 rows, 32
   // pairs). One fork-join over every plane.
   const bool rows = pass == DeblockPass::VerticalEdges;
-  const auto edges = rows ? dsp.vertical_edges : dsp.horizontal_edges;
+  const auto edges = rows ? deblock_vertical_edges_fn(dsp, frame.planes[0])
+                          : deblock_horizontal_edges_fn(dsp, frame.planes[0]);
   DeblockPlaneParams pp[3];
   int left[3] = {0, 0, 0};
   for (int p = 0; p < frame.num_planes; p++) {

@@ -6,6 +6,13 @@
 // exact, the arithmetic stays in 8 bits (averages and saturating ops); only
 // the strong luma filter and VP9's 8 and 16-wide filters widen to 16. VP9's
 // edge filter is in deblock_vp9_simd-inl.h.
+//
+// 10-bit planes (docs/spec.md "High bit depth") take the same code templated
+// on the sample type S: lanes of 16 bits holding the values (masked, and
+// P010's shifted down, as they are loaded; shifted back as they are stored),
+// 8x8 tiles of them transposed for pass 1. Where the 8-bit arithmetic leans
+// on 8-bit saturation (H.264's p0/q0 update, VP9's 4-tap filter) S = uint16_t
+// computes the spec's formulas in signed 16 bits; sums never need widening.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/deblock/deblock_simd.cc"
 #include <hwy/aligned_allocator.h>
@@ -48,30 +55,36 @@ constexpr int reach(Kind k) {
   return k == Kind::kVp9W16 ? 8 : is_chroma(k) ? 2 : 4;
 }
 
-// The strong luma filter sums in 16 bits, so its lines run half as many lanes
-// as the others, in vectors that promote to one full 16-bit vector. (VP9's
-// wide filters split full vectors into such parts themselves.)
-template <Kind K>
+// The strong luma filter sums 8-bit samples in 16 bits, so its lines run
+// half as many lanes as the others, in vectors that promote to one full
+// 16-bit vector. (VP9's wide filters split full vectors into such parts
+// themselves.) 16-bit samples' sums fit their lanes.
+template <Kind K, class S>
 using LineTag =
-    std::conditional_t<K == Kind::kLumaStrong,
+    std::conditional_t<K == Kind::kLumaStrong && sizeof(S) == 1,
                        hn::Rebind<uint8_t, hn::ScalableTag<int16_t>>,
-                       hn::ScalableTag<uint8_t>>;
+                       hn::ScalableTag<S>>;
 
-// A plane's thresholds; vectors are made where they are used (scalable
-// vectors cannot be members).
+// A plane's thresholds at its bit depth (deblock_plane_params_at_depth);
+// vectors are made where they are used (scalable vectors cannot be members).
+template <class S>
 struct Limits {
-  explicit Limits(const DeblockPlaneParams& pp)
-      : alpha(uint8_t(pp.alpha)),
-        beta(uint8_t(pp.beta)),
-        tc0(uint8_t(pp.tc0)),
-        tc_chroma(uint8_t(pp.tc0 + 1)),
-        near_alpha(uint8_t((pp.alpha >> 2) + 2)),
-        limit1(uint8_t(pp.vp9.limit + 1)),
-        blimit1(uint8_t(pp.vp9.blimit + 1)),
-        thresh(uint8_t(pp.vp9.thresh)) {}
-  uint8_t alpha, beta, tc0, tc_chroma, near_alpha;
-  // mode=vp9: limit + 1 <= 64, blimit + 1 <= 194.
-  uint8_t limit1, blimit1, thresh;
+  Limits(const DeblockPlaneParams& params, int bit_depth) {
+    const DeblockPlaneParams pp =
+        deblock_plane_params_at_depth(params, bit_depth);
+    const int cs = bit_depth - 8;
+    alpha = S(pp.alpha), beta = S(pp.beta), tc0 = S(pp.tc0);
+    tc_chroma = S(pp.tc0 + 1), near_alpha = S((pp.alpha >> 2) + 2);
+    limit1 = S(pp.vp9.limit + 1), blimit1 = S(pp.vp9.blimit + 1);
+    thresh = S(pp.vp9.thresh), flat1 = S((1 << cs) + 1);
+    half = int16_t(128 << cs), max = int16_t((1 << bit_depth) - 1);
+  }
+  S alpha, beta, tc0, tc_chroma, near_alpha;
+  // mode=vp9: limit + 1 <= 64, blimit + 1 <= 194 at 8 bits (253, 773 at
+  // 10); flat1 is the flat bound + 1.
+  S limit1, blimit1, thresh, flat1;
+  // 16-bit samples: VP9's signed offset 128 << cs, the largest value.
+  int16_t half, max;
 };
 
 template <class V>
@@ -97,21 +110,38 @@ HWY_INLINE V avg_floor(D d, V a, V b) {
 }
 
 // |p0-q0| < alpha && |p1-p0| < beta && |q1-q0| < beta.
-template <class D, class V = hn::VFromD<D>>
+template <class D, class S, class V = hn::VFromD<D>>
 HWY_INLINE hn::Mask<D> edge_filtered(D d, V p1, V p0, V q0, V q1,
-                                     const Limits& k) {
+                                     const Limits<S>& k) {
   return hn::And(
       hn::Lt(abs_diff(p0, q0), hn::Set(d, k.alpha)),
       hn::Lt(hn::Max(abs_diff(p1, p0), abs_diff(q1, q0)), hn::Set(d, k.beta)));
 }
 
-// p0 + delta and q0 - delta (clip255), delta = clip3(-tc, tc, ((q0 - p0) * 4 +
-// p1 - q1 + 4) >> 3), in 8 bits. With a = (q0 - p0) >> 1, b = (p1 - q1) >> 1
+// p0 + delta and q0 - delta (clipped to 0 .. max), delta = clip3(-tc, tc,
+// ((q0 - p0) * 4 + p1 - q1 + 4) >> 3). 16-bit samples: as written, in signed
+// 16 bits (at most 5119 before clipping).
+// 8-bit ones: in 8 bits. With a = (q0 - p0) >> 1, b = (p1 - q1) >> 1
 // and s = (q0 - p0) & 1, delta = a + ((b + 2s + 2) >> 2) before clipping. The
 // averages below hold A = a + 128 and G = ((b + 2s + 2) >> 2) + 33, so
 // A + G = delta + 161; it saturates at 255 only when delta >= 94 > tc.
-template <class D, class V>
-HWY_INLINE void p0_q0(D d, V p1, V p0, V q0, V q1, V tc, V* p0_out, V* q0_out) {
+template <class D, class V, class S>
+HWY_INLINE void p0_q0(D d, V p1, V p0, V q0, V q1, V tc, const Limits<S>& k,
+                      V* p0_out, V* q0_out) {
+  if constexpr (sizeof(S) == 2) {
+    const hn::RebindToSigned<D> di;
+    const auto sp1 = hn::BitCast(di, p1), sp0 = hn::BitCast(di, p0);
+    const auto sq0 = hn::BitCast(di, q0), sq1 = hn::BitCast(di, q1);
+    const auto t = hn::BitCast(di, tc);
+    const auto x = hn::ShiftRight<3>(
+        hn::Add(hn::Add(hn::ShiftLeft<2>(hn::Sub(sq0, sp0)), hn::Sub(sp1, sq1)),
+                hn::Set(di, 4)));
+    const auto delta = hn::Min(hn::Max(x, hn::Neg(t)), t);
+    const auto zero = hn::Zero(di), max = hn::Set(di, k.max);
+    *p0_out = hn::BitCast(d, hn::Min(hn::Max(hn::Add(sp0, delta), zero), max));
+    *q0_out = hn::BitCast(d, hn::Min(hn::Max(hn::Sub(sq0, delta), zero), max));
+    return;
+  }
   const V one = hn::Set(d, 1), bias = hn::Set(d, 161);
   const V a = avg_round(q0, hn::Not(p0));
   const V b = avg_round(p1, hn::Not(q1));
@@ -125,7 +155,7 @@ HWY_INLINE void p0_q0(D d, V p1, V p0, V q0, V q1, V tc, V* p0_out, V* q0_out) {
 }
 
 // p1 + clip3(-tc, tc, (p2 + avg - 2 * p1) >> 1) == clip3(p1 - tc, p1 + tc,
-// (p2 + avg) >> 1), and that average never leaves 0..255.
+// (p2 + avg) >> 1), and that average never leaves 0 .. max.
 template <class D, class V>
 HWY_INLINE V p1_update(D d, V p2, V p1, V avg, V tc) {
   return hn::Min(hn::Max(avg_floor(d, p2, avg), hn::SaturatedSub(p1, tc)),
@@ -138,21 +168,26 @@ HWY_INLINE V p0_weak(D d, V p1, V p0, V q1) {
   return avg_round(p1, avg_floor(d, p0, q1));
 }
 
-// Writes every lane of a line.
-struct StoreAll {
-  template <class D>
-  HWY_INLINE void operator()(D d, hn::VFromD<D> v, uint8_t* p) const {
+// How lines are read and written: vectors of sample values at p (S units).
+// Every lane of a line.
+struct AllLanes {
+  template <class D, class T>
+  HWY_INLINE hn::VFromD<D> load(D d, const T* p) const {
+    return hn::LoadU(d, p);
+  }
+  template <class D, class T>
+  HWY_INLINE void store(D d, hn::VFromD<D> v, T* p) const {
     hn::StoreU(v, d, p);
   }
 };
 
 // Writes the lanes i of v with `first + i` even to p + i: one channel of an
-// interleaved (step 2) plane, never touching the other channel's bytes.
-template <class D>
-HWY_INLINE void store_even(D d, hn::VFromD<D> v, size_t first, uint8_t* p) {
+// interleaved (step 2 samples) plane, never touching the other channel's.
+template <class D, class T>
+HWY_INLINE void store_even(D d, hn::VFromD<D> v, size_t first, T* p) {
 #if HWY_MEM_OPS_MIGHT_FAULT
   // No per-lane store on this target (BlendedStore goes lane by lane too).
-  HWY_ALIGN uint8_t lanes[hn::MaxLanes(d)];
+  HWY_ALIGN T lanes[hn::MaxLanes(d)];
   hn::Store(v, d, lanes);
   for (size_t i = first & 1; i < hn::Lanes(d); i += 2) p[i] = lanes[i];
 #else
@@ -164,40 +199,87 @@ HWY_INLINE void store_even(D d, hn::VFromD<D> v, size_t first, uint8_t* p) {
 #endif
 }
 
-// Writes the lanes of one channel of an interleaved plane, lane 0 being at
-// byte offset `first` from the channel's first sample.
-struct StoreChannel {
+// The lanes of one channel of an interleaved plane, lane 0 being `first`
+// samples (of either channel) from the channel's first sample.
+struct ChannelLanes {
   size_t first;
-  template <class D>
-  HWY_INLINE void operator()(D d, hn::VFromD<D> v, uint8_t* p) const {
+  template <class D, class T>
+  HWY_INLINE hn::VFromD<D> load(D d, const T* p) const {
+    return hn::LoadU(d, p);
+  }
+  template <class D, class T>
+  HWY_INLINE void store(D d, hn::VFromD<D> v, T* p) const {
     store_even(d, v, first, p);
   }
 };
+
+// The value of each 16-bit word of v: bits [lsb, lsb + bit depth).
+template <class V>
+HWY_INLINE V word_values(V v, int lsb, V max) {
+  return hn::And(hn::ShiftRightSame(v, lsb), max);
+}
+
+// The lines of a 10-bit plane itself, through `Lanes` (AllLanes or
+// ChannelLanes): values from the words, values written back as words.
+template <class Lanes>
+struct WordLanes {
+  Lanes lanes;
+  int lsb;
+  uint16_t max;
+  template <class D>
+  HWY_INLINE hn::VFromD<D> load(D d, const uint16_t* p) const {
+    return word_values(lanes.load(d, p), lsb, hn::Set(d, max));
+  }
+  template <class D>
+  HWY_INLINE void store(D d, hn::VFromD<D> v, uint16_t* p) const {
+    lanes.store(d, hn::ShiftLeftSame(v, lsb), p);
+  }
+};
+
+// The lines of a plane itself, through `lanes`: 8-bit ones as they are.
+template <class S, class Lanes>
+HWY_INLINE auto plane_lanes(const Plane& plane, Lanes lanes) {
+  if constexpr (sizeof(S) == 1) {
+    (void)plane;
+    return lanes;
+  } else {
+    return WordLanes<Lanes>{lanes, plane.lsb, uint16_t(plane.max_value())};
+  }
+}
+
+// A plane's sample as S (10-bit planes' strides and steps are even, so rows
+// and steps count in S units too).
+template <class S>
+HWY_INLINE S* samples(const Plane& plane, int x, int y) {
+  return reinterpret_cast<S*>(&plane.at(x, y));
+}
 
 // ---------------------------------------------------------------------------
 // mode=vp9: vp9_filter_edge.
 #include "filters/deblock/deblock_vp9_simd-inl.h"
 
-// Filters the edge whose q0 line is at `q`; lines lie `pitch` bytes apart.
-template <Kind K, class D, class Store>
-HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
-                            const Store& store) {
+// Filters the edge whose q0 line is at `q`; lines lie `pitch` samples apart
+// and are read and written through `io`.
+template <Kind K, class D, class S, class Io>
+HWY_INLINE void filter_edge(D d, S* q, ptrdiff_t pitch, const Limits<S>& k,
+                            const Io& io) {
   using V = hn::VFromD<D>;
-  const V p1 = hn::LoadU(d, q - 2 * pitch), p0 = hn::LoadU(d, q - pitch);
-  const V q0 = hn::LoadU(d, q), q1 = hn::LoadU(d, q + pitch);
+  const auto store = [&](D, V v, S* p) { io.store(d, v, p); };
+  const V p1 = io.load(d, q - 2 * pitch), p0 = io.load(d, q - pitch);
+  const V q0 = io.load(d, q), q1 = io.load(d, q + pitch);
   const auto filtered = edge_filtered(d, p1, p0, q0, q1, k);
 
   if constexpr (K == Kind::kChromaNormal) {
     V p0n, q0n;
     p0_q0(d, p1, p0, q0, q1,
-          hn::IfThenElseZero(filtered, hn::Set(d, k.tc_chroma)), &p0n, &q0n);
+          hn::IfThenElseZero(filtered, hn::Set(d, k.tc_chroma)), k, &p0n, &q0n);
     store(d, p0n, q - pitch);
     store(d, q0n, q);
   } else if constexpr (K == Kind::kChromaStrong) {
     store(d, hn::IfThenElse(filtered, p0_weak(d, p1, p0, q1), p0), q - pitch);
     store(d, hn::IfThenElse(filtered, p0_weak(d, q1, q0, p1), q0), q);
   } else if constexpr (K == Kind::kLumaNormal) {
-    const V p2 = hn::LoadU(d, q - 3 * pitch), q2 = hn::LoadU(d, q + 2 * pitch);
+    const V p2 = io.load(d, q - 3 * pitch), q2 = io.load(d, q + 2 * pitch);
     const V beta = hn::Set(d, k.beta), tc0 = hn::Set(d, k.tc0);
     const auto ap = hn::And(filtered, hn::Lt(abs_diff(p2, p0), beta));
     const auto aq = hn::And(filtered, hn::Lt(abs_diff(q2, q0), beta));
@@ -207,7 +289,7 @@ HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
         hn::Sub(hn::IfThenElseZero(filtered, tc0), hn::VecFromMask(d, ap)),
         hn::VecFromMask(d, aq));
     V p0n, q0n;
-    p0_q0(d, p1, p0, q0, q1, tc, &p0n, &q0n);
+    p0_q0(d, p1, p0, q0, q1, tc, k, &p0n, &q0n);
     const V avg = avg_round(p0, q0);
     store(d, p1_update(d, p2, p1, avg, hn::IfThenElseZero(ap, tc0)),
           q - 2 * pitch);
@@ -215,16 +297,28 @@ HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
     store(d, q0n, q);
     store(d, p1_update(d, q2, q1, avg, hn::IfThenElseZero(aq, tc0)), q + pitch);
   } else {
-    const V p3 = hn::LoadU(d, q - 4 * pitch), p2 = hn::LoadU(d, q - 3 * pitch);
-    const V q2 = hn::LoadU(d, q + 2 * pitch), q3 = hn::LoadU(d, q + 3 * pitch);
+    const V p3 = io.load(d, q - 4 * pitch), p2 = io.load(d, q - 3 * pitch);
+    const V q2 = io.load(d, q + 2 * pitch), q3 = io.load(d, q + 3 * pitch);
     const V beta = hn::Set(d, k.beta);
     const auto near =
         hn::And(filtered, hn::Lt(abs_diff(p0, q0), hn::Set(d, k.near_alpha)));
     const auto strong_p = hn::And(near, hn::Lt(abs_diff(p2, p0), beta));
     const auto strong_q = hn::And(near, hn::Lt(abs_diff(q2, q0), beta));
 
+    // Sums in 16 bits: 8-bit samples promoted, 16-bit ones as they are.
     const hn::Rebind<int16_t, D> dw;
-    const auto widen = [&](V v) { return hn::PromoteTo(dw, v); };
+    const auto widen = [&](V v) {
+      if constexpr (sizeof(S) == 1)
+        return hn::PromoteTo(dw, v);
+      else
+        return hn::BitCast(dw, v);
+    };
+    const auto narrow = [&](auto w) -> V {
+      if constexpr (sizeof(S) == 1)
+        return hn::DemoteTo(d, w);
+      else
+        return hn::BitCast(d, w);
+    };
     const auto P3 = widen(p3), P2 = widen(p2), P1 = widen(p1);
     const auto P0 = widen(p0), Q0 = widen(q0), Q1 = widen(q1);
     const auto Q2 = widen(q2), Q3 = widen(q3);
@@ -234,14 +328,12 @@ HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
     const auto side = [&](auto a3, auto a2, auto a1, auto a0, auto b0, auto b1,
                           V* out2, V* out1, V* out0) {
       const auto s = hn::Add(hn::Add(a1, a0), b0);
-      *out0 =
-          hn::DemoteTo(d, hn::ShiftRight<3>(hn::Add(hn::Add(a2, hn::Add(s, s)),
-                                                    hn::Add(b1, four))));
-      *out1 = hn::DemoteTo(d, hn::ShiftRight<2>(hn::Add(hn::Add(a2, s), two)));
+      *out0 = narrow(hn::ShiftRight<3>(
+          hn::Add(hn::Add(a2, hn::Add(s, s)), hn::Add(b1, four))));
+      *out1 = narrow(hn::ShiftRight<2>(hn::Add(hn::Add(a2, s), two)));
       const auto a32 = hn::Add(a3, a2);
-      *out2 = hn::DemoteTo(
-          d, hn::ShiftRight<3>(
-                 hn::Add(hn::Add(hn::Add(a32, a32), a2), hn::Add(s, four))));
+      *out2 = narrow(hn::ShiftRight<3>(
+          hn::Add(hn::Add(hn::Add(a32, a32), a2), hn::Add(s, four))));
     };
     V p2s, p1s, p0s, q2s, q1s, q0s;
     side(P3, P2, P1, P0, Q0, Q1, &p2s, &p1s, &p0s);
@@ -259,58 +351,64 @@ HWY_INLINE void filter_edge(D d, uint8_t* q, ptrdiff_t pitch, const Limits& k,
 
 // Filters the edges at positions e = first, first + step, ... below `end`, in
 // that order, of the lines whose position 0 is at `base`.
-template <Kind K, class D, class Store>
-HWY_FLATTEN void filter_edges(D d, uint8_t* base, ptrdiff_t pitch, int first,
-                              int end, int step, const Limits& k,
-                              const Store& store) {
+template <Kind K, class D, class S, class Io>
+HWY_FLATTEN void filter_edges(D d, S* base, ptrdiff_t pitch, int first, int end,
+                              int step, const Limits<S>& k, const Io& io) {
   for (int e = first; e < end; e += step) {
     if constexpr (is_vp9(K))
-      vp9_filter_edge<K>(d, base + e * pitch, pitch, k, store);
+      vp9_filter_edge<K>(d, base + e * pitch, pitch, k, io);
     else
-      filter_edge<K>(d, base + e * pitch, pitch, k, store);
+      filter_edge<K>(d, base + e * pitch, pitch, k, io);
   }
 }
 
 // ---------------------------------------------------------------------------
 // Pass 2: a lane per column.
 
-template <Kind K>
+template <Kind K, class S>
 void horizontal_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
                            int x_begin, int x_end) {
-  using D = LineTag<K>;
+  using D = LineTag<K, S>;
   const D d;
   const ptrdiff_t n = ptrdiff_t(hn::Lanes(d));
   const int b = pp.block_size, h = plane.height;
   const int edges_end = h - reach(K) + 1;
   if (x_begin >= x_end || b >= edges_end) return;
-  const Limits k(pp);
-  // The columns' bytes within each row; with step 2 every other one belongs to
-  // the other channel.
-  const ptrdiff_t begin = ptrdiff_t(x_begin) * plane.step;
-  const ptrdiff_t end = ptrdiff_t(x_end - 1) * plane.step + 1;
+  const Limits<S> k(pp, plane.bit_depth);
+  // The columns' samples within each row (S units); with step 2 every other
+  // one belongs to the other channel.
+  const int step = plane.step / int(sizeof(S));
+  const ptrdiff_t stride = plane.stride / ptrdiff_t(sizeof(S));
+  S* const row0 = samples<S>(plane, 0, 0);
+  const ptrdiff_t begin = ptrdiff_t(x_begin) * step;
+  const ptrdiff_t end = ptrdiff_t(x_end - 1) * step + 1;
 
   ptrdiff_t o = begin;
   for (; o + n <= end; o += n) {
-    uint8_t* base = plane.data + o;
-    if (plane.step == 1) {
-      filter_edges<K>(d, base, plane.stride, b, edges_end, b, k, StoreAll());
+    S* base = row0 + o;
+    if (step == 1) {
+      filter_edges<K>(d, base, stride, b, edges_end, b, k,
+                      plane_lanes<S>(plane, AllLanes()));
     } else {
-      filter_edges<K>(d, base, plane.stride, b, edges_end, b, k,
-                      StoreChannel{size_t(o - begin)});
+      filter_edges<K>(d, base, stride, b, edges_end, b, k,
+                      plane_lanes<S>(plane, ChannelLanes{size_t(o - begin)}));
     }
   }
   if (o == end) return;
 
-  // The last columns, too few for a vector: through a buffer of full lines.
+  // The last columns, too few for a vector: through a buffer of full lines
+  // (10-bit: words as in the plane).
   const ptrdiff_t rest = end - o;
-  std::vector<uint8_t> lines(size_t(n) * h);
+  std::vector<S> lines(size_t(n) * h);
   for (int y = 0; y < h; y++)
-    std::memcpy(&lines[size_t(y) * n], plane.row(y) + o, size_t(rest));
-  filter_edges<K>(d, lines.data(), n, b, edges_end, b, k, StoreAll());
+    std::memcpy(&lines[size_t(y) * n], row0 + y * stride + o,
+                size_t(rest) * sizeof(S));
+  filter_edges<K>(d, lines.data(), n, b, edges_end, b, k,
+                  plane_lanes<S>(plane, AllLanes()));
   for (int y = 0; y < h; y++) {
-    uint8_t* row = plane.row(y) + o;
-    const uint8_t* line = &lines[size_t(y) * n];
-    for (ptrdiff_t i = (o - begin) % plane.step; i < rest; i += plane.step)
+    S* row = row0 + y * stride + o;
+    const S* line = &lines[size_t(y) * n];
+    for (ptrdiff_t i = (o - begin) % step; i < rest; i += step)
       row[i] = line[i];
   }
 }
@@ -320,7 +418,11 @@ void horizontal_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
 
 #if HWY_TARGET != HWY_SCALAR
 
-constexpr int kTile = 16;  // tiles of 16 rows x 16 columns are transposed
+// Pass 1 transposes tiles of 128-bit rows: 16 rows x 16 columns of 8-bit
+// samples, 8 x 8 of 16-bit ones.
+template <class S>
+constexpr int kTileOf = 16 / int(sizeof(S));
+constexpr int kTile = kTileOf<uint8_t>;
 
 // a, b = the lower and the upper halves of a and b interleaved, on lanes of dw.
 template <class DW, class V>
@@ -331,13 +433,29 @@ HWY_INLINE void zip(DW dw, V& a, V& b) {
   b = hn::BitCast(d, hn::InterleaveUpper(dw, wa, wb));
 }
 
+// Transposes the 8x8 16-bit samples that load(i) gives as row i, as
+// transpose_tile8 below does bytes (three rounds of zips).
+template <class D16, class Load, class Store>
+HWY_INLINE void transpose_tile16(D16 d16, const Load& load,
+                                 const Store& store) {
+  const hn::Repartition<uint32_t, decltype(d16)> d32;
+  const hn::Repartition<uint64_t, decltype(d16)> d64;
+  auto v0 = load(0), v1 = load(1), v2 = load(2), v3 = load(3);
+  auto v4 = load(4), v5 = load(5), v6 = load(6), v7 = load(7);
+  zip(d16, v0, v1), zip(d16, v2, v3), zip(d16, v4, v5), zip(d16, v6, v7);
+  zip(d32, v0, v2), zip(d32, v1, v3), zip(d32, v4, v6), zip(d32, v5, v7);
+  zip(d64, v0, v4), zip(d64, v1, v5), zip(d64, v2, v6), zip(d64, v3, v7);
+  store(0, v0), store(4, v1), store(2, v2), store(6, v3);
+  store(1, v4), store(5, v5), store(3, v6), store(7, v7);
+}
+
 // Transposes the 16x16 bytes that load(i) gives as row i; store(j, v) gets
 // column j. Vectors of d8 wider than 16 bytes transpose a tile per 128-bit
 // block. Rounds of zips of vi and vi+2^s on lanes of 2^s bytes leave column
 // j in v[bit-reversed j]. Named vectors, not an array: scalable vectors cannot
 // be array elements.
 template <class D8, class Load, class Store>
-HWY_INLINE void transpose_tile(D8 d8, const Load& load, const Store& store) {
+HWY_INLINE void transpose_tile8(D8 d8, const Load& load, const Store& store) {
   const hn::Repartition<uint16_t, decltype(d8)> d16;
   const hn::Repartition<uint32_t, decltype(d8)> d32;
   const hn::Repartition<uint64_t, decltype(d8)> d64;
@@ -359,83 +477,116 @@ HWY_INLINE void transpose_tile(D8 d8, const Load& load, const Store& store) {
   store(3, v12), store(11, v13), store(7, v14), store(15, v15);
 }
 
+// A tile of either sample size.
+template <class D, class Load, class Store>
+HWY_INLINE void transpose_tile(D d, const Load& load, const Store& store) {
+  if constexpr (sizeof(hn::TFromD<D>) == 1)
+    transpose_tile8(d, load, store);
+  else
+    transpose_tile16(d, load, store);
+}
+
 // Rows y0 .. y0 + rows - 1 of a plane, column-major in `lines`: column x is
-// the line at lines + x * n, its lane r row y0 + r.
+// the line at lines + x * n, its lane r row y0 + r. The lines hold values
+// (10-bit ones without the words' other bits, and shifted down).
+template <class S>
 struct Strip {
+  static constexpr int kT = kTileOf<S>;
   const Plane& plane;
-  uint8_t* lines;
+  S* lines;
   ptrdiff_t n;
   int y0, rows;
 
-  // Whether columns c .. c + 15 go through vectors: they must all exist, and
-  // with step 2 so must the other channel's byte after them, which is loaded.
+  // Whether columns c .. c + kT - 1 go through vectors: they must all exist,
+  // and with step 2 samples so must the other channel's sample after them,
+  // which is loaded.
   bool whole(int c) const {
-    return plane.step == 1 ? c + kTile <= plane.width : c + kTile < plane.width;
+    return plane.step == int(sizeof(S)) ? c + kT <= plane.width
+                                        : c + kT < plane.width;
   }
 
-  // Transposes columns c .. c + 15 (those that exist) into the lines.
+  // Transposes columns c .. c + kT - 1 (those that exist) into the lines.
   void load(int c) const {
-    const hn::FixedTag<uint8_t, kTile> d;
-    const int cols = std::min(kTile, plane.width - c);
-    for (int g = 0; g < rows; g += kTile) {
-      const int last = std::min(kTile, rows - g) - 1;
-      const uint8_t* in = &plane.at(c, y0 + g);
-      uint8_t* out = lines + c * n + g;
+    const hn::FixedTag<S, kT> d;
+    const int cols = std::min(kT, plane.width - c);
+    const auto max = hn::Set(d, S(plane.max_value()));
+    const auto value = [&](hn::VFromD<decltype(d)> v) {
+      if constexpr (sizeof(S) == 1)
+        return v;
+      else
+        return word_values(v, plane.lsb, max);
+    };
+    for (int g = 0; g < rows; g += kT) {
+      const int last = std::min(kT, rows - g) - 1;
+      S* out = lines + c * n + g;
       if (!whole(c)) {
         for (int r = 0; r <= last; r++)
           for (int x = 0; x < cols; x++)
-            out[x * n + r] = in[r * plane.stride + x * plane.step];
+            out[x * n + r] = S(sample_value<S>(plane, c + x, y0 + g + r));
         continue;
       }
       // Rows past the strip repeat its last row; their lanes go unused.
+      const uint8_t* in = &plane.at(c, y0 + g);
       const auto row = [&](int r) {
-        return in + std::min(r, last) * plane.stride;
+        return reinterpret_cast<const S*>(in +
+                                          std::min(r, last) * plane.stride);
       };
       // A strip reads as many streams as it has rows (64 with AVX-512), more
       // than hardware prefetchers follow: fetch each row 3 cache lines ahead.
       if ((c * plane.step) % 64 == 0)
-        for (int r = 0; r <= last; r++) hwy::Prefetch(row(r) + 192);
-      if (plane.step == 1) {
+        for (int r = 0; r <= last; r++)
+          hwy::Prefetch(in + r * plane.stride + 192);
+      if (plane.step == int(sizeof(S))) {
         transpose_tile(
-            d, [&](int r) { return hn::LoadU(d, row(r)); },
+            d, [&](int r) { return value(hn::LoadU(d, row(r))); },
             [&](int x, auto v) { hn::Store(v, d, out + x * n); });
         continue;
       }
-      // Step 2: the samples are the even byte columns of two 16-byte halves.
+      // Step 2 samples: the even columns of two tiles' halves.
       for (int half = 0; half < 2; half++)
         transpose_tile(
-            d, [&](int r) { return hn::LoadU(d, row(r) + half * kTile); },
+            d, [&](int r) { return value(hn::LoadU(d, row(r) + half * kT)); },
             [&](int x, auto v) {
-              if (x % 2 == 0) hn::Store(v, d, out + (half * 8 + x / 2) * n);
+              if (x % 2 == 0)
+                hn::Store(v, d, out + (half * kT / 2 + x / 2) * n);
             });
     }
   }
 
-  // Transposes the lines of columns c .. c + 15 (those that exist) back.
+  // Transposes the lines of columns c .. c + kT - 1 (those that exist) back.
   void store(int c) const {
-    const hn::FixedTag<uint8_t, kTile> d;
-    const int cols = std::min(kTile, plane.width - c);
-    for (int g = 0; g < rows; g += kTile) {
-      const int count = std::min(kTile, rows - g);
-      uint8_t* out = &plane.at(c, y0 + g);
-      const uint8_t* in = lines + c * n + g;
+    const hn::FixedTag<S, kT> d;
+    const int cols = std::min(kT, plane.width - c);
+    const auto word = [&](hn::VFromD<decltype(d)> v) {
+      if constexpr (sizeof(S) == 1)
+        return v;
+      else
+        return hn::ShiftLeftSame(v, plane.lsb);
+    };
+    for (int g = 0; g < rows; g += kT) {
+      const int count = std::min(kT, rows - g);
+      const S* in = lines + c * n + g;
       if (!whole(c)) {
         for (int r = 0; r < count; r++)
           for (int x = 0; x < cols; x++)
-            out[r * plane.stride + x * plane.step] = in[x * n + r];
+            set_sample_value<S>(plane, c + x, y0 + g + r, in[x * n + r]);
         continue;
       }
+      uint8_t* out = &plane.at(c, y0 + g);
+      const auto row = [&](int r) {
+        return reinterpret_cast<S*>(out + r * plane.stride);
+      };
       const auto column = [&](int x) { return hn::Load(d, in + x * n); };
-      if (plane.step == 1) {
+      if (plane.step == int(sizeof(S))) {
         transpose_tile(d, column, [&](int r, auto v) {
-          if (r < count) hn::StoreU(v, d, out + r * plane.stride);
+          if (r < count) hn::StoreU(word(v), d, row(r));
         });
       } else {
         transpose_tile(d, column, [&](int r, auto v) {
           if (r >= count) return;
-          uint8_t* row = out + r * plane.stride;
-          store_even(d, hn::InterleaveLower(d, v, v), 0, row);
-          store_even(d, hn::InterleaveUpper(d, v, v), 0, row + kTile);
+          v = word(v);
+          store_even(d, hn::InterleaveLower(d, v, v), 0, row(r));
+          store_even(d, hn::InterleaveUpper(d, v, v), 0, row(r) + kT);
         });
       }
     }
@@ -481,7 +632,7 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
                                       int y_end) {
   const hn::ScalableTag<uint8_t> d;
   const int n = int(hn::Lanes(d)), w = plane.width;
-  const Limits k(pp);
+  const Limits<uint8_t> k(pp, 8);
   for (int y0 = y_begin; y0 < y_end; y0 += n) {
     const int count = std::min(n, y_end - y0);
     // The strip's rows, once per strip (not a clamp and a multiply per load);
@@ -527,45 +678,48 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
 }
 #endif  // !HWY_HAVE_SCALABLE
 
-template <Kind K>
+template <Kind K, class S>
 void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
                          int y_begin, int y_end) {
 #if !HWY_HAVE_SCALABLE
-  if constexpr (K == Kind::kVp9W8 || K == Kind::kVp9W16) {
+  if constexpr (sizeof(S) == 1 && (K == Kind::kVp9W8 || K == Kind::kVp9W16)) {
     if (plane.step == 1 && (K == Kind::kVp9W16 || plane.width >= 20))
       return vp9_vertical_windows<K>(plane, pp, y_begin, y_end);
   }
 #endif
-  using DK = LineTag<K>;
+  using DK = LineTag<K, S>;
   const DK dk;
-  const ptrdiff_t n = ptrdiff_t(hn::Lanes(hn::ScalableTag<uint8_t>()));
+  constexpr int kT = kTileOf<S>;
+  const ptrdiff_t n = ptrdiff_t(hn::Lanes(hn::ScalableTag<S>()));
   const ptrdiff_t nk = ptrdiff_t(hn::Lanes(dk));
   const int w = plane.width, b = pp.block_size;
   const int edges_end = w - reach(K) + 1;
-  if (y_begin >= y_end || b >= edges_end) return;
-  const Limits k(pp);
-  const hwy::AlignedFreeUniquePtr<uint8_t[]> lines =
-      hwy::AllocateAligned<uint8_t>(size_t(n) * w);
+  // 10-bit rows are written whole even without an edge (the DSP contract).
+  if (y_begin >= y_end || w == 0 || (sizeof(S) == 1 && b >= edges_end))
+    return;
+  const Limits<S> k(pp, plane.bit_depth);
+  const hwy::AlignedFreeUniquePtr<S[]> lines =
+      hwy::AllocateAligned<S>(size_t(n) * w);
 
   for (int y0 = y_begin; y0 < y_end; y0 += int(n)) {
-    const Strip strip{plane, lines.get(), n, y0, std::min(int(n), y_end - y0)};
+    const Strip<S> strip{plane, lines.get(), n, y0,
+                         std::min(int(n), y_end - y0)};
     // Tiles go in, edges are filtered and tiles come out a tile behind.
     int next_edge = b, stored = 0;
-    for (int c = 0; c < w; c += kTile) {
+    for (int c = 0; c < w; c += kT) {
       strip.load(c);
-      const int avail = c + kTile >= w ? w : c;  // columns safe to filter
+      const int avail = c + kT >= w ? w : c;  // columns safe to filter
       const int end = std::min(edges_end, avail - reach(K) + 1);
       if (next_edge < end) {
         for (ptrdiff_t lane = 0; lane < n; lane += nk)
           filter_edges<K>(dk, strip.lines + lane, n, next_edge, end, b, k,
-                          StoreAll());
+                          AllLanes());
         next_edge += (end - next_edge + b - 1) / b * b;
       }
       // Loaded columns left of the next edge's p2 (or p0) are final.
-      const int done = next_edge >= edges_end ? std::min(w, c + kTile)
+      const int done = next_edge >= edges_end ? std::min(w, c + kT)
                                               : next_edge - reach(K) + 1;
-      for (; stored < done && (stored + kTile <= done || done == w);
-           stored += kTile)
+      for (; stored < done && (stored + kT <= done || done == w); stored += kT)
         strip.store(stored);
     }
   }
@@ -573,16 +727,21 @@ void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
 
 #else  // HWY_SCALAR: one lane, so each row is filtered in place.
 
-template <Kind K>
+template <Kind K, class S>
 void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
                          int y_begin, int y_end) {
-  using D = LineTag<K>;
+  using D = LineTag<K, S>;
   const D d;
   const int b = pp.block_size, edges_end = plane.width - reach(K) + 1;
-  const Limits k(pp);
-  for (int y = y_begin; y < y_end; y++)
-    filter_edges<K>(d, plane.row(y), plane.step, b, edges_end, b, k,
-                    StoreAll());
+  const Limits<S> k(pp, plane.bit_depth);
+  for (int y = y_begin; y < y_end; y++) {
+    // A 10-bit row is written whole (the DSP contract).
+    if constexpr (sizeof(S) == 2)
+      for (int x = 0; x < plane.width; x++)
+        set_sample_value<S>(plane, x, y, sample_value<S>(plane, x, y));
+    filter_edges<K>(d, samples<S>(plane, 0, y), plane.step / int(sizeof(S)), b,
+                    edges_end, b, k, plane_lanes<S>(plane, AllLanes()));
+  }
 }
 
 #endif  // HWY_TARGET != HWY_SCALAR
@@ -607,20 +766,40 @@ void with_kind(const DeblockPlaneParams& pp, const Fn& fn) {
   return fn(std::integral_constant<Kind, Kind::kLumaStrong>());
 }
 
-}  // namespace
-
+template <class S>
 void vertical_edges(const Plane& plane, const DeblockPlaneParams& pp,
                     int y_begin, int y_end) {
   with_kind(pp, [&](auto kind) {
-    vertical_edges_kind<kind()>(plane, pp, y_begin, y_end);
+    vertical_edges_kind<kind(), S>(plane, pp, y_begin, y_end);
   });
 }
 
+template <class S>
 void horizontal_edges(const Plane& plane, const DeblockPlaneParams& pp,
                       int x_begin, int x_end) {
   with_kind(pp, [&](auto kind) {
-    horizontal_edges_kind<kind()>(plane, pp, x_begin, x_end);
+    horizontal_edges_kind<kind(), S>(plane, pp, x_begin, x_end);
   });
+}
+
+}  // namespace
+
+// The DSP entries, per sample size.
+void VerticalEdges(const Plane& plane, const DeblockPlaneParams& pp,
+                   int y_begin, int y_end) {
+  vertical_edges<uint8_t>(plane, pp, y_begin, y_end);
+}
+void HorizontalEdges(const Plane& plane, const DeblockPlaneParams& pp,
+                     int x_begin, int x_end) {
+  horizontal_edges<uint8_t>(plane, pp, x_begin, x_end);
+}
+void VerticalEdgesHbd(const Plane& plane, const DeblockPlaneParams& pp,
+                      int y_begin, int y_end) {
+  vertical_edges<uint16_t>(plane, pp, y_begin, y_end);
+}
+void HorizontalEdgesHbd(const Plane& plane, const DeblockPlaneParams& pp,
+                        int x_begin, int x_end) {
+  horizontal_edges<uint16_t>(plane, pp, x_begin, x_end);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -630,12 +809,17 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace daedalus {
 
-HWY_EXPORT(vertical_edges);
-HWY_EXPORT(horizontal_edges);
+HWY_EXPORT(VerticalEdges);
+HWY_EXPORT(HorizontalEdges);
+HWY_EXPORT(VerticalEdgesHbd);
+HWY_EXPORT(HorizontalEdgesHbd);
 
 void deblock_dsp_init_simd(DeblockDsp* dsp) {
-  dsp->vertical_edges = simd_dispatch(HWY_DISPATCH_TABLE(vertical_edges));
-  dsp->horizontal_edges = simd_dispatch(HWY_DISPATCH_TABLE(horizontal_edges));
+  dsp->vertical_edges = simd_dispatch(HWY_DISPATCH_TABLE(VerticalEdges));
+  dsp->horizontal_edges = simd_dispatch(HWY_DISPATCH_TABLE(HorizontalEdges));
+  dsp->vertical_edges_hbd = simd_dispatch(HWY_DISPATCH_TABLE(VerticalEdgesHbd));
+  dsp->horizontal_edges_hbd =
+      simd_dispatch(HWY_DISPATCH_TABLE(HorizontalEdgesHbd));
 }
 
 }  // namespace daedalus

@@ -3,16 +3,47 @@
 // namespace, after Kind, Limits, abs_diff and the store functors it uses.
 // Hence no include guard and no includes of its own.
 
-// mode=vp9: masks in 8 bits, the 4-tap filter in signed 8 bits, the wide
-// filters in 16. The filter each lane gets is chosen by selects; a filter no
-// lane gets is skipped, and so are the narrower ones where every lane gets
-// the widest (branches on the whole vector, which cannot change a lane).
+// mode=vp9: 8-bit samples' masks in 8 bits, the 4-tap filter in signed 8
+// bits, the wide filters in 16; 16-bit samples' all in 16 bits. The filter
+// each lane gets is chosen by selects; a filter no lane gets is skipped, and
+// so are the narrower ones where every lane gets the widest (branches on the
+// whole vector, which cannot change a lane).
 
-// VP9's 4-tap filter on the lanes of `on`: p1 p0 q0 q1 in place. The spec's
-// c(v) is the saturation of signed 8-bit ops.
+// VP9's 4-tap filter on the lanes of `on`, 16-bit samples: p1 p0 q0 q1 in
+// place, the spec's formulas in signed 16 bits (|f + 3 (qs0 - ps0)| <= 3580).
 template <class D, class V = hn::VFromD<D>>
-HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
-                            V& q0, V& q1) {
+HWY_INLINE void vp9_filter4_16(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1,
+                               V& p0, V& q0, V& q1, const Limits<uint16_t>& k) {
+  const hn::RebindToSigned<D> di;
+  const auto half = hn::Set(di, k.half);
+  const auto lo = hn::Neg(half), hi = hn::Sub(half, hn::Set(di, 1));
+  const auto c = [&](auto v) { return hn::Min(hn::Max(v, lo), hi); };
+  const auto to_signed = [&](V v) { return hn::Sub(hn::BitCast(di, v), half); };
+  const auto to_unsigned = [&](auto v) {
+    return hn::BitCast(d, hn::Add(v, half));
+  };
+  const auto ps1 = to_signed(p1), ps0 = to_signed(p0);
+  const auto qs0 = to_signed(q0), qs1 = to_signed(q1);
+  const auto hev_s = hn::RebindMask(di, hev);
+  auto f = hn::IfThenElseZero(hev_s, c(hn::Sub(ps1, qs1)));
+  const auto e = hn::Sub(qs0, ps0);
+  f = c(hn::Add(f, hn::Add(hn::Add(e, e), e)));
+  f = hn::IfThenElseZero(hn::RebindMask(di, on), f);
+  const auto f1 = hn::ShiftRight<3>(c(hn::Add(f, hn::Set(di, 4))));
+  const auto f2 = hn::ShiftRight<3>(c(hn::Add(f, hn::Set(di, 3))));
+  q0 = to_unsigned(c(hn::Sub(qs0, f1)));
+  p0 = to_unsigned(c(hn::Add(ps0, f2)));
+  const auto g =
+      hn::IfThenZeroElse(hev_s, hn::ShiftRight<1>(hn::Add(f1, hn::Set(di, 1))));
+  q1 = to_unsigned(c(hn::Sub(qs1, g)));
+  p1 = to_unsigned(c(hn::Add(ps1, g)));
+}
+
+// VP9's 4-tap filter on the lanes of `on`, 8-bit samples: p1 p0 q0 q1 in
+// place. The spec's c(v) is the saturation of signed 8-bit ops.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void vp9_filter4_8(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1,
+                              V& p0, V& q0, V& q1) {
   const hn::RebindToSigned<D> di;
   const V sign = hn::Set(d, 0x80);
   const auto to_signed = [&](V v) { return hn::BitCast(di, hn::Xor(v, sign)); };
@@ -39,16 +70,36 @@ HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
   p1 = to_unsigned(hn::SaturatedAdd(ps1, g));
 }
 
+// VP9's 4-tap filter on the lanes of `on`: p1 p0 q0 q1 in place.
+template <class D, class S, class V = hn::VFromD<D>>
+HWY_INLINE void vp9_filter4(D d, hn::Mask<D> on, hn::Mask<D> hev, V& p1, V& p0,
+                            V& q0, V& q1, const Limits<S>& k) {
+  if constexpr (sizeof(S) == 1)
+    vp9_filter4_8(d, on, hev, p1, p0, q0, q1);
+  else
+    vp9_filter4_16(d, on, hev, p1, p0, q0, q1, k);
+}
+
 // max(|a - e|, |b - e|, ...) for the samples a, b, ... of one side of the
-// edge and e, that side's sample next to it: max - e or e - min.
+// edge and e, that side's sample next to it: max - e or e - min, both
+// nonzero at once only where the side straddles e. Compared with the flat
+// bound + 1 alone: at 8 bits (2) the Or of the two is below it exactly when
+// both are; deeper bounds take their Max.
+template <class V>
+HWY_INLINE V either(V up, V down) {
+  if constexpr (sizeof(hn::TFromV<V>) == 1)
+    return hn::Or(up, down);
+  else
+    return hn::Max(up, down);
+}
 template <class V>
 HWY_INLINE V spread(V e, V a, V b, V c) {
-  return hn::Or(hn::SaturatedSub(hn::Max(hn::Max(a, b), c), e),
+  return either(hn::SaturatedSub(hn::Max(hn::Max(a, b), c), e),
                 hn::SaturatedSub(e, hn::Min(hn::Min(a, b), c)));
 }
 template <class V>
 HWY_INLINE V spread(V e, V a, V b, V c, V f) {
-  return hn::Or(hn::SaturatedSub(hn::Max(hn::Max(a, b), hn::Max(c, f)), e),
+  return either(hn::SaturatedSub(hn::Max(hn::Max(a, b), hn::Max(c, f)), e),
                 hn::SaturatedSub(e, hn::Min(hn::Min(a, b), hn::Min(c, f))));
 }
 
@@ -64,22 +115,23 @@ HWY_INLINE void static_for(const F& f) {
 }
 
 // VP9's wide filter with n = N (3 or 7) on the lines lines(i) across an edge
-// (i a std::integral_constant), in 16 bits: a u16 lane holds two lines, its
-// even byte's in the "e" vectors and its odd byte's in "o" (split and joined
-// within lanes, no shuffles). out[i] = (W(i) + s[i] + 2^(k-1)) >> k, W(i) the
-// sum of s over i - N .. i + N, positions clipped to -N-1 .. N: a running
-// sum, which from W(i) to W(i + 1) gains s[min(i + 1 + N, N)] and loses
-// s[max(i - N, -N - 1)].
-// (HWY_SCALAR's one lane cannot hold a pair: it promotes instead, and its "o"
-// vectors go unused.)
+// (i a std::integral_constant), in 16 bits: for 8-bit samples a u16 lane
+// holds two lines, its even byte's in the "e" vectors and its odd byte's in
+// "o" (split and joined within lanes, no shuffles); 16-bit samples are their
+// own "e" (16 of them, at most 16368, fit), and "o" goes unused. out[i] = (W(i)
+// + s[i] + 2^(k-1)) >> k, W(i) the sum of s over i - N .. i + N, positions
+// clipped to -N-1 .. N: a running sum, which from W(i) to W(i + 1) gains
+// s[min(i + 1 + N, N)] and loses s[max(i - N, -N - 1)]. (HWY_SCALAR's one lane
+// cannot hold a pair: it promotes instead, and its "o" vectors go unused.)
 template <int N, class D, class Lines>
 class Wide {
+  static constexpr bool kWords = sizeof(hn::TFromD<D>) == 2;
+  // Whether a lane holds a pair of lines.
+  static constexpr bool kPairs = !kWords && HWY_TARGET != HWY_SCALAR;
+
  public:
-#if HWY_TARGET == HWY_SCALAR
-  using DW = hn::Rebind<uint16_t, D>;
-#else
-  using DW = hn::Repartition<uint16_t, D>;
-#endif
+  using DW = std::conditional_t<kPairs, hn::Repartition<uint16_t, D>,
+                                hn::Rebind<uint16_t, D>>;
   using VW = hn::VFromD<DW>;
   static constexpr int kShift = N == 3 ? 3 : 4;
 
@@ -92,11 +144,11 @@ class Wide {
     VW e, o;
     split<-N - 1>(e, o);
     we = hn::Add(hn::Mul(e, n), round);
-    wo = hn::Add(hn::Mul(o, n), round);
+    if constexpr (kPairs) wo = hn::Add(hn::Mul(o, n), round);
     static_for<-N, 1>([&](auto t) {
       this->template split<decltype(t)::value>(e, o);
       we = hn::Add(we, e);
-      wo = hn::Add(wo, o);
+      if constexpr (kPairs) wo = hn::Add(wo, o);
     });
   }
   // W(I) to W(I + 1).
@@ -106,33 +158,39 @@ class Wide {
     split<std::min(I + 1 + N, N)>(ge, go);
     split<std::max(I - N, -N - 1)>(le, lo);
     we = hn::Add(we, hn::Sub(ge, le));
-    wo = hn::Add(wo, hn::Sub(go, lo));
+    if constexpr (kPairs) wo = hn::Add(wo, hn::Sub(go, lo));
   }
   template <int I>
   hn::VFromD<D> out(VW we, VW wo) const {
     VW e, o;
     split<I>(e, o);
     e = hn::ShiftRight<kShift>(hn::Add(we, e));
-#if HWY_TARGET == HWY_SCALAR
-    (void)wo;
-    return hn::DemoteTo(D(), e);
-#else
-    o = hn::ShiftRight<kShift>(hn::Add(wo, o));
-    return hn::BitCast(D(), hn::Or(e, hn::ShiftLeft<8>(o)));
-#endif
+    if constexpr (kWords) {
+      (void)wo;
+      return hn::BitCast(D(), e);
+    } else if constexpr (!kPairs) {
+      (void)wo;
+      return hn::DemoteTo(D(), e);
+    } else {
+      o = hn::ShiftRight<kShift>(hn::Add(wo, o));
+      return hn::BitCast(D(), hn::Or(e, hn::ShiftLeft<8>(o)));
+    }
   }
 
  private:
   template <int I>
   void split(VW& e, VW& o) const {
     const DW dw;
-#if HWY_TARGET == HWY_SCALAR
-    e = o = hn::PromoteTo(dw, lines_(std::integral_constant<int, I>()));
-#else
-    const VW v = hn::BitCast(dw, lines_(std::integral_constant<int, I>()));
-    e = hn::And(v, hn::Set(dw, 0xFF));
-    o = hn::ShiftRight<8>(v);
-#endif
+    const auto line = lines_(std::integral_constant<int, I>());
+    if constexpr (kWords) {
+      e = o = hn::BitCast(dw, line);
+    } else if constexpr (!kPairs) {
+      e = o = hn::PromoteTo(dw, line);
+    } else {
+      const VW v = hn::BitCast(dw, line);
+      e = hn::And(v, hn::Set(dw, 0xFF));
+      o = hn::ShiftRight<8>(v);
+    }
   }
   const Lines& lines_;
 };
@@ -141,9 +199,9 @@ class Wide {
 // at 0), writing changed lines with put(i, v); returns whether any line may
 // have changed. Every output comes from the lines as read before the first
 // put (named vectors), so puts cannot feed later outputs.
-template <Kind K, class D, class At, class Put>
+template <Kind K, class D, class At, class Put, class S>
 HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
-                                 const Limits& k) {
+                                 const Limits<S>& k) {
   using V = hn::VFromD<D>;
   const V p3 = at(-4), p2 = at(-3), p1 = at(-2), p0 = at(-1);
   const V q0 = at(0), q1 = at(1), q2 = at(2), q3 = at(3);
@@ -151,7 +209,8 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
   const V steps = hn::Max(
       hn::Max(hn::Max(abs_diff(p3, p2), abs_diff(p2, p1)), hn::Max(d_p1, d_q1)),
       hn::Max(abs_diff(q2, q1), abs_diff(q3, q2)));
-  // |p0-q0| * 2 + (|p1-q1| >> 1), saturated: blimit < 255 keeps it exact.
+  // |p0-q0| * 2 + (|p1-q1| >> 1), saturated: 8-bit blimit < 255 keeps it
+  // exact (16-bit lanes never saturate: 2557 at most).
   const V gap = abs_diff(p0, q0);
   const V edge = hn::SaturatedAdd(hn::SaturatedAdd(gap, gap),
                                   hn::ShiftRight<1>(abs_diff(p1, q1)));
@@ -162,7 +221,7 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
   V f_p1 = p1, f_p0 = p0, f_q0 = q0, f_q1 = q1;
   const auto filter4 = [&] {
     const auto hev = hn::Lt(hn::Set(d, k.thresh), hn::Max(d_p1, d_q1));
-    vp9_filter4(d, mask, hev, f_p1, f_p0, f_q0, f_q1);
+    vp9_filter4(d, mask, hev, f_p1, f_p0, f_q0, f_q1, k);
   };
   const auto filter4_alone = [&] {
     filter4();
@@ -172,7 +231,13 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
   if constexpr (K == Kind::kVp9W4) {
     return filter4_alone();
   } else {
-    const V two = hn::Set(d, 2);
+    // The flat bound + 1: 2 at 8 bits.
+    const V two = [&] {
+      if constexpr (sizeof(S) == 1)
+        return hn::Set(d, S(2));
+      else
+        return hn::Set(d, k.flat1);
+    }();
     const auto flat = hn::And(
         mask,
         hn::Lt(hn::Max(spread(p0, p1, p2, p3), spread(q0, q1, q2, q3)), two));
@@ -289,10 +354,10 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
 
 // Filters the VP9 edge whose q0 line is at `q` (as filter_edge in
 // deblock_simd.cc); returns whether any line may have changed.
-template <Kind K, class D, class Store>
-HWY_INLINE bool vp9_filter_edge(D d, uint8_t* q, ptrdiff_t pitch,
-                                const Limits& k, const Store& store) {
+template <Kind K, class D, class S, class Io>
+HWY_INLINE bool vp9_filter_edge(D d, S* q, ptrdiff_t pitch, const Limits<S>& k,
+                                const Io& io) {
   return vp9_filter_lines<K>(
-      d, [&](int i) { return hn::LoadU(d, q + i * pitch); },
-      [&](int i, hn::VFromD<D> v) { store(d, v, q + i * pitch); }, k);
+      d, [&](int i) { return io.load(d, q + i * pitch); },
+      [&](int i, hn::VFromD<D> v) { io.store(d, v, q + i * pitch); }, k);
 }

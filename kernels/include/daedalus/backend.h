@@ -44,7 +44,8 @@ class Backend {
 
 // Ok for an 8-bit frame; for a deeper one an error saying that `what` (a
 // kernel on a backend) does not compute it yet (docs/spec.md "High bit
-// depth": CDEF and MC on the scalar and cpu backends compute it).
+// depth": on the scalar and cpu backends CDEF, MC and deblock mode=h264 and
+// vp9 do).
 inline Status require_8bit(const ConstFrame& frame, const char* what) {
   if (frame.bit_depth() <= 8) return Status::ok();
   return Status::error(std::string(what) +

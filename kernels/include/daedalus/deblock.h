@@ -67,7 +67,9 @@ Vp9Thresholds vp9_thresholds(int filter_level, int sharpness);
 // shifts (1, 2, 4, ..., 64).
 void dct_shift(int n, int k, int* sx, int* sy);
 
-// Everything one plane's filter needs, derived once per frame.
+// Everything one plane's filter needs, derived once per frame. The
+// thresholds are in 8-bit units at every bit depth: the kernels scale them
+// to the plane's (deblock_plane_params_at_depth).
 struct DeblockPlaneParams {
   int alpha = 0;
   int beta = 0;
@@ -91,6 +93,15 @@ struct DeblockPlaneParams {
 DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
                                         bool chroma_plane, bool chroma_filter);
 
+// `pp`'s thresholds for a plane of bit depth `bit_depth` (docs/spec.md
+// "High bit depth"): alpha, beta, tc0 and VP9's limit, blimit and thresh
+// shifted left by bit_depth - 8 (the other fields as they are). What else
+// the depth changes (VP9's flat bound 1 << (bit_depth - 8) and its 4-tap
+// filter's signed range, the clipping to the largest sample value) the
+// filters take from the depth themselves.
+DeblockPlaneParams deblock_plane_params_at_depth(const DeblockPlaneParams& pp,
+                                                 int bit_depth);
+
 // A plane whose alpha or beta (mode=vp9: blimit) is 0 is left unchanged.
 inline bool deblock_plane_active(const DeblockPlaneParams& p) {
   if (p.mode == DeblockMode::Vp9) return p.vp9.blimit != 0;
@@ -111,7 +122,9 @@ bool deblock_is_noop(const DeblockParams& params, bool has_chroma);
 // Pass 1: the vertical edges of rows [y_begin, y_end), filtered in place.
 // Rows are independent, so disjoint row ranges may run concurrently, but not
 // the two channels of interleaved chroma: a vector load of one reads the
-// other's bytes.
+// other's bytes. The entries for 10-bit planes (*_hbd) write every sample of
+// the rows (docs/spec.md "High bit depth": the bits outside the values come
+// out 0), so that pass 2 gets planes without such bits, which it requires.
 using DeblockVerticalEdgesFn = void (*)(const Plane& plane,
                                         const DeblockPlaneParams& params,
                                         int y_begin, int y_end);
@@ -121,7 +134,8 @@ using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
                                           const DeblockPlaneParams& params,
                                           int x_begin, int x_end);
 
-// mode=dct: rows [y_begin, y_end) of `dst` from `src`, a plane of the same
+// mode=dct (8-bit planes only, as yet): rows [y_begin, y_end) of `dst`
+// from `src`, a plane of the same
 // size (any of its rows may be read: blocks reach 7 rows beyond the range,
 // and mirror at the plane's edges). `src` may be `dst` itself only when the
 // range is the whole plane; otherwise they never overlap. Disjoint row
@@ -131,11 +145,28 @@ using DeblockDctRowsFn = void (*)(const ConstPlane& src, const Plane& dst,
                                   const DeblockPlaneParams& params,
                                   int y_begin, int y_end);
 
+// mode=h264 and vp9 have an entry per sample size: planes of bit depth 8
+// and of bit depth 10 (16-bit words, *_hbd); mode=dct computes 8 bits only,
+// as yet.
 struct DeblockDsp {
   DeblockVerticalEdgesFn vertical_edges = nullptr;
   DeblockHorizontalEdgesFn horizontal_edges = nullptr;
+  DeblockVerticalEdgesFn vertical_edges_hbd = nullptr;
+  DeblockHorizontalEdgesFn horizontal_edges_hbd = nullptr;
   DeblockDctRowsFn dct_rows = nullptr;
 };
+
+// The entries of `dsp` for planes of `plane`'s bit depth.
+template <class T>
+DeblockVerticalEdgesFn deblock_vertical_edges_fn(const DeblockDsp& dsp,
+                                                 const PlaneView<T>& plane) {
+  return plane.bit_depth > 8 ? dsp.vertical_edges_hbd : dsp.vertical_edges;
+}
+template <class T>
+DeblockHorizontalEdgesFn deblock_horizontal_edges_fn(
+    const DeblockDsp& dsp, const PlaneView<T>& plane) {
+  return plane.bit_depth > 8 ? dsp.horizontal_edges_hbd : dsp.horizontal_edges;
+}
 
 // The scalar reference: the oracle every other implementation must match.
 void deblock_dsp_init_ref(DeblockDsp* dsp);
@@ -156,7 +187,8 @@ Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
 
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
 // bands, then pass 2 into column bands, on `pool` (the calling thread when
-// null); a band of interleaved chroma holds both channels. mode=dct filters
+// null); a band of interleaved chroma holds both channels. Frames of bit
+// depth 8 and 10 (mode=dct: 8 only, as yet). mode=dct filters
 // each plane in place on one thread; on several, it copies the planes first
 // and filters row bands from the copy. The result does not depend on the
 // split.

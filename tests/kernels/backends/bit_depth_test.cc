@@ -1,7 +1,7 @@
-// 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF and
-// MC on the scalar and cpu backends compute the reference's output at any
-// thread count; every kernel and backend that does not compute them yet says so
-// and leaves its output alone.
+// 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF, MC
+// and deblock mode=h264 and vp9 on the scalar and cpu backends compute the
+// reference's output at any thread count; every kernel and backend that does
+// not compute them yet says so and leaves its output alone.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -20,11 +20,18 @@ namespace {
 using KernelRun = std::function<Status(Backend* backend, const Frame& dst,
                                        const ConstFrame& src)>;
 
+// How a kernel's source is made: random values by default.
+using Fill = std::function<void(std::mt19937&, Image&)>;
+void fill_random(std::mt19937& gen, Image& image) { test::fill_random(image, gen); }
+
 // A kernel on the scalar and cpu backends (1 and 3 threads) against its
-// reference, on every 10-bit format: random values with random bits outside
-// them in (and in the backend's destination), the reference's words out.
+// reference, on every 10-bit format: `fill`'s values with random bits outside
+// them in, the reference's words out. The backend's destination starts with
+// random words, or, `in_place`, as a copy of the source (which the kernel
+// must then change).
 void expect_cpu_backends_match(
-    uint32_t salt, const std::function<KernelRun(std::mt19937&)>& draw) {
+    uint32_t salt, const std::function<KernelRun(std::mt19937&)>& draw,
+    const Fill& fill = fill_random, bool in_place = false) {
   std::mt19937 gen = test::rng(salt);
   for (PixelFormat format : kTenBitPixelFormats)
     for (BackendKind kind : {BackendKind::Scalar, BackendKind::Cpu})
@@ -33,17 +40,22 @@ void expect_cpu_backends_match(
             create_backend(kind, nullptr, {threads});
         ASSERT_TRUE(backend);
         Image src(format, 77, 45, 2);
-        test::fill_random(src, gen);
+        fill(gen, src);
         test::set_outside_bits(src, gen);
         const KernelRun run = draw(gen);
-        Image want(format, 77, 45, 2), got(format, 77, 45, 2);
-        test::fill_random(got, gen);
-        test::set_outside_bits(got, gen);
+        Image want = src, got = src;
+        if (!in_place) {
+          test::fill_random(got, gen);
+          test::set_outside_bits(got, gen);
+        }
         ASSERT_TRUE(run(nullptr, want.frame(), src.frame()));
         ASSERT_TRUE(run(backend.get(), got.frame(), src.frame()));
         ASSERT_EQ(test::first_difference(want, got), "")
             << pixel_format_name(format) << " " << backend_name(kind) << " x"
             << threads;
+        if (in_place) {
+          ASSERT_FALSE(want.same_samples(src)) << "the kernel did not engage";
+        }
       }
 }
 
@@ -74,6 +86,29 @@ TEST(BitDepth, McOnTheCpuBackendsMatchesTheReference) {
   });
 }
 
+// mode=h264 and vp9, random settings over blocky content (so that the
+// filters engage) with bits outside the values, in place.
+TEST(BitDepth, DeblockOnTheCpuBackendsMatchesTheReference) {
+  DeblockDsp ref;
+  deblock_dsp_init_ref(&ref);
+  const Fill blocky = [](std::mt19937& gen, Image& image) {
+    test::fill_blocky(image, gen, 8, 512, 60);
+  };
+  expect_cpu_backends_match(404, [&ref](std::mt19937& gen) -> KernelRun {
+    DeblockParams params;
+    if (gen() % 2) params = test::vp9_params(int(gen() % 63) + 1, int(gen() % 8), 8);
+    params.qp = 40 + int(gen() % 12);
+    params.block_size = 4 << (gen() % 3);
+    params.grid_x = int(gen() % 16);
+    params.grid_y = int(gen() % 16);
+    return [&ref, params](Backend* b, const Frame& dst, const ConstFrame&) {
+      if (b) return b->deblock(dst, params);
+      deblock_frame(ref, dst, params);
+      return Status::ok();
+    };
+  }, blocky, /*in_place=*/true);
+}
+
 // An error naming 10-bit video, and the frame untouched.
 void expect_refused(const Status& s, const Image& before, const Image& after) {
   EXPECT_FALSE(s);
@@ -90,13 +125,19 @@ TEST(BitDepth, WhatIsNotBuiltYetIsRefused) {
     Image src(PixelFormat::I420_10LE, 32, 16);
     test::fill_random(src, gen);
     Image frame = src;
-    expect_refused(backend->deblock(frame.frame(), {}), src, frame);
-    if (kind == BackendKind::Gpu || kind == BackendKind::Hybrid) {
+    const bool cpu = kind == BackendKind::Scalar || kind == BackendKind::Cpu;
+    if (!cpu) {
+      expect_refused(backend->deblock(frame.frame(), {}), src, frame);
+      expect_refused(
+          backend->deblock(frame.frame(), test::vp9_params(10, 0, 8)), src,
+          frame);
       expect_refused(backend->cdef(frame.frame(), src.frame(), {}), src, frame);
       McParams mc;
       mc.dx = 0.5;
       expect_refused(backend->mc(frame.frame(), src.frame(), mc), src, frame);
     }
+    expect_refused(backend->deblock(frame.frame(), test::dct_params(40, 4)),
+                   src, frame);
   }
 }
 

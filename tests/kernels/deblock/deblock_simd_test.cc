@@ -1,7 +1,10 @@
 // Bit-exactness of the deblock SIMD kernels against the scalar reference, once
 // per Highway target: random and adversarial content, every parameter value,
 // odd sizes and strides, interleaved chroma (step 2), guard bytes, and the
-// sub-range calls the DSP contract allows.
+// sub-range calls the DSP contract allows; each at bit depth 8 and 10
+// (docs/spec.md "High bit depth": the 8-bit content times 4 plus 0..3, with
+// random bits outside the values, which must count for nothing and come out
+// 0).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +27,7 @@ namespace {
 DAEDALUS_SIMD_TEST_SUITE(DeblockSimd);
 
 constexpr int kBlockSizes[] = {4, 8, 16};
+constexpr int kDepths[] = {8, 10};
 
 using deblock_simd_test::fill_vp9_thresholds;
 using deblock_simd_test::in;
@@ -122,6 +126,55 @@ void fill_any(Image& image, std::mt19937& gen, const DeblockPlaneParams& pp) {
   }
 }
 
+// The 10-bit format whose planes match an 8-bit format's (GRAY8: Y444_10LE's
+// luma).
+PixelFormat ten_bit_format(PixelFormat format) {
+  switch (format) {
+    case PixelFormat::NV12:
+    case PixelFormat::NV21:
+      return PixelFormat::P010_10LE;
+    case PixelFormat::I420:
+    case PixelFormat::YV12:
+      return PixelFormat::I420_10LE;
+    case PixelFormat::Y42B:
+      return PixelFormat::I422_10LE;
+    default:
+      return PixelFormat::Y444_10LE;
+  }
+}
+
+// `image` (8-bit content) at bit depth `depth`: at 10 bits, in the matching
+// format with twice the row padding (strides stay even), every value v as
+// 4 v + 0..3 (255 as
+// 1023, 0 as 0: the extremes stay extreme), the planes GRAY8 lacks random,
+// and random bits outside the values unless `outside_bits` is false.
+Image at_depth(const Image& image, int depth, std::mt19937& gen,
+               bool outside_bits = true) {
+  if (depth == 8) return image;
+  const ConstFrame f = image.frame();
+  const int pad = int(f.planes[0].stride) - f.planes[0].width;
+  Image deep(ten_bit_format(image.format()), image.width(), image.height(),
+             2 * pad);
+  test::fill(deep, [&](int p, int x, int y) {
+    if (p >= f.num_planes) return in(gen, 0, 1023);
+    const int v = value_at(f.planes[p], x, y);
+    return 4 * v + (v == 255 ? 3 : v == 0 ? 0 : in(gen, 0, 3));
+  });
+  if (outside_bits) test::set_outside_bits(deep, gen);
+  return deep;
+}
+
+// A copy of `image` with no bits set outside its values (pass 2's input).
+Image without_outside_bits(const Image& image) {
+  Image clean = image;
+  const Frame f = clean.frame();
+  for (int p = 0; p < f.num_planes; p++)
+    for (int y = 0; y < f.planes[p].height; y++)
+      for (int x = 0; x < f.planes[p].width; x++)
+        set_value_at(f.planes[p], x, y, value_at(f.planes[p], x, y));
+  return clean;
+}
+
 // Runs `run` on plane `p` of two copies of `input`, with the reference and
 // with the SIMD table. Empty when the results agree sample for sample and no
 // padding byte changed; else what went wrong.
@@ -139,15 +192,16 @@ std::string compare(
 
 void vertical(const DeblockDsp& dsp, const Plane& plane,
               const DeblockPlaneParams& pp) {
-  dsp.vertical_edges(plane, pp, 0, plane.height);
+  deblock_vertical_edges_fn(dsp, plane)(plane, pp, 0, plane.height);
 }
 
 void horizontal(const DeblockDsp& dsp, const Plane& plane,
                 const DeblockPlaneParams& pp) {
-  dsp.horizontal_edges(plane, pp, 0, plane.width);
+  deblock_horizontal_edges_fn(dsp, plane)(plane, pp, 0, plane.width);
 }
 
-// Checks each pass on its own, then both, on plane `p` of `image`.
+// Checks each pass on its own, then both, on plane `p` of `image` (pass 2
+// alone without bits outside the values: the DSP contract).
 void expect_plane_matches(const Tables& t, const Image& image, int p,
                           const DeblockPlaneParams& pp) {
   using namespace std::placeholders;
@@ -158,7 +212,9 @@ void expect_plane_matches(const Tables& t, const Image& image, int p,
                << " stride " << plane.stride << ", " << describe(pp));
   EXPECT_EQ(compare(t, image, p, std::bind(vertical, _1, _2, pp)), "")
       << "vertical edges";
-  EXPECT_EQ(compare(t, image, p, std::bind(horizontal, _1, _2, pp)), "")
+  EXPECT_EQ(compare(t, without_outside_bits(image), p,
+                    std::bind(horizontal, _1, _2, pp)),
+            "")
       << "horizontal edges";
   EXPECT_EQ(compare(t, image, p,
                     [&](const DeblockDsp& dsp, const Plane& plane) {
@@ -201,7 +257,8 @@ const Draws kVp9 = {random_vp9_plane_params, fill_vp9};
 void check_random_planes(const Draws& draws, uint32_t salt) {
   const Tables t;
   std::mt19937 gen = test::rng(salt);
-  for (int iter = 0; iter < 300; iter++) {
+  for (int iter = 0; iter < 600; iter++) {
+    const int depth = kDepths[iter % 2];
     const bool small = iter % 3 != 0;
     const int w = in(gen, 1, small ? 40 : 300);
     const int h = in(gen, 1, small ? 40 : 200);
@@ -214,7 +271,7 @@ void check_random_planes(const Draws& draws, uint32_t salt) {
     const int scale = format == PixelFormat::GRAY8 ? 1 : 2;
     Image image(format, w * scale, h * scale, in(gen, 0, 40));
     draws.fill(image, gen, pp);
-    expect_plane_matches(t, image, p, pp);
+    expect_plane_matches(t, at_depth(image, depth, gen), p, pp);
     if (testing::Test::HasFailure()) return;
   }
 }
@@ -225,11 +282,13 @@ void check_frames(
     const std::vector<DeblockParams>& cases, std::mt19937& gen,
     const std::function<void(Image&, const DeblockParams&)>& fill) {
   const Tables t;
-  for (size_t i = 0; i < cases.size(); i++) {
-    const DeblockParams& params = cases[i];
-    const PixelFormat format = kAllPixelFormats[i % 7];
-    Image input(format, in(gen, 1, 90), in(gen, 1, 60), in(gen, 0, 5));
-    fill(input, params);
+  for (size_t i = 0; i < 2 * cases.size(); i++) {
+    const DeblockParams& params = cases[i / 2];
+    Image shallow(kAllPixelFormats[i / 2 % 7], in(gen, 1, 90), in(gen, 1, 60),
+                  in(gen, 0, 5));
+    fill(shallow, params);
+    const Image input = at_depth(shallow, kDepths[i % 2], gen);
+    const PixelFormat format = input.format();
     Image expected = input, actual = input;
     deblock_frame(t.ref, expected.frame(), params);
     deblock_frame(t.simd, actual.frame(), params);
@@ -242,23 +301,35 @@ void check_frames(
 
 // Each line of `lines` across the edges of a plane with each of `cases`:
 // pass 2 sees the lines as columns, pass 1 (through its transposes) as rows.
+// At 10 bits a random quarter of them (each value of the 8-bit line times 4
+// plus 0..3), which keeps the suite's time within its limit under qemu.
 void check_lines(const std::vector<std::vector<uint8_t>>& lines,
                  const std::vector<DeblockPlaneParams>& cases) {
   const Tables t;
-  const int n = int(lines.size()), length = int(lines[0].size());
+  std::mt19937 gen = test::rng(lines.size());
+  std::vector<std::vector<uint8_t>> quarter;
+  for (const std::vector<uint8_t>& line : lines)
+    if (gen() % 4 == 0) quarter.push_back(line);
+  const int length = int(lines[0].size());
   for (const DeblockPlaneParams& pp : cases)
-    for (bool as_rows : {false, true}) {
-      const int w = as_rows ? length : n, h = as_rows ? n : length;
-      Image image(PixelFormat::GRAY8, w, h, 1);
-      test::fill(image, [&](int, int x, int y) {
-        return as_rows ? lines[size_t(y)][size_t(x)]
-                       : lines[size_t(x)][size_t(y)];
-      });
-      const auto run = as_rows ? vertical : horizontal;
-      using namespace std::placeholders;
-      ASSERT_EQ(compare(t, image, 0, std::bind(run, _1, _2, pp)), "")
-          << describe(pp) << (as_rows ? ", rows" : ", columns");
-    }
+    for (bool as_rows : {false, true})
+      for (int depth : kDepths) {
+        const auto& some = depth == 8 ? lines : quarter;
+        const int n = int(some.size());
+        const int w = as_rows ? length : n, h = as_rows ? n : length;
+        Image image(PixelFormat::GRAY8, w, h, 1);
+        test::fill(image, [&](int, int x, int y) {
+          return as_rows ? some[size_t(y)][size_t(x)]
+                         : some[size_t(x)][size_t(y)];
+        });
+        // Pass 2 alone: without bits outside the values.
+        const Image input = at_depth(image, depth, gen, as_rows);
+        const auto run = as_rows ? vertical : horizontal;
+        using namespace std::placeholders;
+        ASSERT_EQ(compare(t, input, 0, std::bind(run, _1, _2, pp)), "")
+            << describe(pp) << (as_rows ? ", rows" : ", columns") << ", "
+            << depth << " bits";
+      }
 }
 
 // Bands of rows (pass 1) and of columns (pass 2) at any offsets, as threads
@@ -266,13 +337,14 @@ void check_lines(const std::vector<std::vector<uint8_t>>& lines,
 void check_sub_ranges(const Draws& draws, uint32_t salt) {
   const Tables t;
   std::mt19937 gen = test::rng(salt);
-  for (int iter = 0; iter < 80; iter++) {
+  for (int iter = 0; iter < 160; iter++) {
     const DeblockPlaneParams pp = draws.params(gen);
     const bool nv12 = iter % 2;
     const int w = in(gen, 1, 200), h = in(gen, 1, 120);
-    Image image(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
-                w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
-    draws.fill(image, gen, pp);
+    Image shallow(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
+                  w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
+    draws.fill(shallow, gen, pp);
+    const Image image = at_depth(shallow, kDepths[iter / 2 % 2], gen);
     const int p = nv12 ? in(gen, 1, 2) : 0;
     Image expected = image, actual = image;
     const Plane whole = expected.frame().planes[p];
@@ -280,9 +352,9 @@ void check_sub_ranges(const Draws& draws, uint32_t salt) {
     horizontal(t.ref, whole, pp);
     const Plane plane = actual.frame().planes[p];
     for (auto [begin, end] : test::random_pieces(plane.height, gen))
-      t.simd.vertical_edges(plane, pp, begin, end);
+      deblock_vertical_edges_fn(t.simd, plane)(plane, pp, begin, end);
     for (auto [begin, end] : test::random_pieces(plane.width, gen))
-      t.simd.horizontal_edges(plane, pp, begin, end);
+      deblock_horizontal_edges_fn(t.simd, plane)(plane, pp, begin, end);
     ASSERT_EQ(test::first_difference(expected, actual), "")
         << plane.width << "x" << plane.height << " step " << plane.step << ", "
         << describe(pp);
@@ -296,37 +368,46 @@ void check_sub_ranges(const Draws& draws, uint32_t salt) {
 void check_guard_pages(const std::vector<DeblockParams>& cases,
                        const std::function<void(Image&, int block)>& fill) {
   const Tables t;
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12})
+  std::mt19937 gen = test::rng(cases.size());
+  for (PixelFormat shallow : {PixelFormat::I420, PixelFormat::NV12})
     for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 5}, {40, 20}, {130, 37}})
       for (const DeblockParams& params : cases)
         for (test::GuardSide side :
-             {test::GuardSide::Before, test::GuardSide::After}) {
-          Image want(format, w, h);
-          fill(want, params.block_size);
-          const test::GuardedFrame frame(want, side);
-          deblock_frame(t.ref, want.frame(), params);
-          deblock_frame(t.simd, frame.frame(), params);
-          Image got(format, w, h);
-          frame.copy_to(got);
-          ASSERT_EQ(test::first_difference(want, got), "")
-              << describe(params) << ", " << side;
-        }
+             {test::GuardSide::Before, test::GuardSide::After})
+          for (int depth : kDepths) {
+            Image content(shallow, w, h);
+            fill(content, params.block_size);
+            Image want = at_depth(content, depth, gen);
+            const PixelFormat format = want.format();
+            const test::GuardedFrame frame(want, side);
+            deblock_frame(t.ref, want.frame(), params);
+            deblock_frame(t.simd, frame.frame(), params);
+            Image got(format, w, h);
+            frame.copy_to(got);
+            ASSERT_EQ(test::first_difference(want, got), "")
+                << describe(params) << ", " << side << ", "
+                << pixel_format_name(format);
+          }
 }
 
 // A full-HD I420 frame from `fill` with each of `cases`, which must change it.
 void check_full_hd(const std::vector<DeblockParams>& cases,
                    const std::function<void(Image&, int block)>& fill) {
   const Tables t;
-  Image input(PixelFormat::I420, 1920, 1080, 32);
-  for (const DeblockParams& params : cases) {
-    fill(input, params.block_size);
-    Image expected = input, actual = input;
-    deblock_frame(t.ref, expected.frame(), params);
-    deblock_frame(t.simd, actual.frame(), params);
-    ASSERT_EQ(test::first_difference(expected, actual), "") << describe(params);
-    ASSERT_TRUE(test::guards_intact(actual));
-    ASSERT_FALSE(actual.same_samples(input)) << "the filter must engage";
-  }
+  std::mt19937 gen = test::rng(cases.size());
+  Image shallow(PixelFormat::I420, 1920, 1080, 32);
+  for (const DeblockParams& params : cases)
+    for (int depth : kDepths) {
+      fill(shallow, params.block_size);
+      const Image input = at_depth(shallow, depth, gen);
+      Image expected = input, actual = input;
+      deblock_frame(t.ref, expected.frame(), params);
+      deblock_frame(t.simd, actual.frame(), params);
+      ASSERT_EQ(test::first_difference(expected, actual), "")
+          << describe(params);
+      ASSERT_TRUE(test::guards_intact(actual));
+      ASSERT_FALSE(actual.same_samples(input)) << "the filter must engage";
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -336,6 +417,8 @@ TEST_P(DeblockSimd, LadderPicksSimd) {
   const Tables t;
   EXPECT_NE(t.simd.vertical_edges, t.ref.vertical_edges);
   EXPECT_NE(t.simd.horizontal_edges, t.ref.horizontal_edges);
+  EXPECT_NE(t.simd.vertical_edges_hbd, t.ref.vertical_edges_hbd);
+  EXPECT_NE(t.simd.horizontal_edges_hbd, t.ref.horizontal_edges_hbd);
 }
 
 TEST_P(DeblockSimd, RandomPlanes) { check_random_planes(kH264, 1); }
@@ -359,7 +442,8 @@ TEST_P(DeblockSimd, EveryPlaneParameter) {
             fill_thresholds(image, gen, pp);
           else
             fill_blocky(image, gen, block, in(gen, 1, 40));
-          expect_plane_matches(t, image, 0, pp);
+          for (int depth : kDepths)
+            expect_plane_matches(t, at_depth(image, depth, gen), 0, pp);
           if (HasFailure()) return;
         }
 }
@@ -426,11 +510,12 @@ TEST_P(DeblockSimd, SubRangesMatchWholePlane) { check_sub_ranges(kH264, 5); }
 TEST_P(DeblockSimd, NegativeStride) {
   const Tables t;
   std::mt19937 gen = test::rng(6);
-  for (int iter = 0; iter < 20; iter++) {
+  for (int iter = 0; iter < 40; iter++) {
     const DeblockPlaneParams pp = random_plane_params(gen);
     const int w = in(gen, 1, 150), h = in(gen, 1, 100);
-    Image image(PixelFormat::GRAY8, w, h, in(gen, 0, 4));
-    fill_any(image, gen, pp);
+    Image shallow(PixelFormat::GRAY8, w, h, in(gen, 0, 4));
+    fill_any(shallow, gen, pp);
+    const Image image = at_depth(shallow, kDepths[iter % 2], gen);
     EXPECT_EQ(compare(t, image, 0,
                       [&](const DeblockDsp& dsp, Plane plane) {
                         plane.data += (plane.height - 1) * plane.stride;
@@ -480,7 +565,8 @@ TEST_P(DeblockSimd, Vp9EveryPlaneParameter) {
         Image image(PixelFormat::GRAY8, in(gen, 20, 70), in(gen, 20, 50),
                     in(gen, 0, 3));
         fill_vp9(image, gen, pp);
-        expect_plane_matches(t, image, 0, pp);
+        for (int depth : kDepths)
+          expect_plane_matches(t, at_depth(image, depth, gen), 0, pp);
         if (HasFailure()) return;
       }
 }

@@ -31,11 +31,12 @@ inline void copy_samples(const Image& from, Image& to) {
   std::copy(from.bytes().begin(), from.bytes().end(), to.bytes().begin());
 }
 
-// Both passes over a whole plane, as deblock_frame runs them.
+// Both passes over a whole plane (of either bit depth), as deblock_frame runs
+// them.
 inline void deblock_plane(const Plane& plane, const DeblockPlaneParams& pp) {
   const DeblockDsp dsp = ref_dsp();
-  dsp.vertical_edges(plane, pp, 0, plane.height);
-  dsp.horizontal_edges(plane, pp, 0, plane.width);
+  deblock_vertical_edges_fn(dsp, plane)(plane, pp, 0, plane.height);
+  deblock_horizontal_edges_fn(dsp, plane)(plane, pp, 0, plane.width);
 }
 
 // Blocks of near-constant level whose levels differ by up to `jump`: content

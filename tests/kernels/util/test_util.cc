@@ -33,7 +33,8 @@ std::vector<bool> sample_mask(const Image& image) {
 // The whole storage of a sample (a 10-bit one's word, bits outside the value
 // included).
 int raw_sample(const ConstPlane& p, int x, int y) {
-  return p.bytes_per_sample() == 2 ? p.at(x, y) | p.at(x, y) << 8 : p.at(x, y);
+  return p.bytes_per_sample() == 2 ? p.at(x, y) | (&p.at(x, y))[1] << 8
+                                   : p.at(x, y);
 }
 
 // Copies every sample of `from` into `to`, a frame of the same geometry.
@@ -142,10 +143,11 @@ void fill_blocky(Image& image, std::mt19937& gen, int block, int center,
                  int jump) {
   std::uniform_int_distribution<int> level(-jump, jump), noise(-2, 2);
   std::map<std::tuple<int, int, int>, int> levels;
+  const int max = image.frame().planes[0].max_value();
   fill(image, [&](int p, int x, int y) {
     auto [it, fresh] = levels.try_emplace({p, x / block, y / block}, 0);
     if (fresh) it->second = center + level(gen);
-    return uint8_t(std::clamp(it->second + noise(gen), 0, 255));
+    return std::clamp(it->second + noise(gen), 0, max);
   });
 }
 
