@@ -10,10 +10,10 @@
 #include <cstring>
 
 #include "daedalus/backend_gpu.h"
+#include "daedalus/fault_injection.h"
 #include "daedalus/machine.h"
 #include "daedalus/thread_pool.h"
 #include "gstdaedalusdecisioncache.h"
-#include "gstdaedalusfaultybackend.h"
 
 #define GST_CAT_DEFAULT (request.category)
 
@@ -269,8 +269,6 @@ namespace
           options);
     }
     if (choice.backend) {
-      choice.backend = gst_daedalus_inject_gpu_fault (std::move
-          (choice.backend));
       request.placement->place (daedalus::load_of (chosen));
       choice.may_fall_back = chosen.kind == BackendKind::Gpu ||
           chosen.kind == BackendKind::Hybrid;
@@ -343,6 +341,14 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest & request)
     choice.backend = daedalus::create_backend (kind_of (setting),
         &choice.error, options);
     choice.decided_by = by;
+  }
+  /* For testing the fallback: DAEDALUS_FAULT_GPU_AFTER=N makes a gpu or
+   * hybrid backend fail every frame after its N-th. */
+  const gchar *fault_after = g_getenv ("DAEDALUS_FAULT_GPU_AFTER");
+  if (fault_after && choice.backend) {
+    choice.backend = daedalus::inject_gpu_fault (std::move (choice.backend),
+        g_ascii_strtoull (fault_after, nullptr, 10),
+        "DAEDALUS_FAULT_GPU_AFTER");
   }
   choice.setting_name = setting_name (setting);
   return choice;

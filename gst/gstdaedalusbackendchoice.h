@@ -49,7 +49,8 @@ struct GstDaedalusChoice
 {
   std::unique_ptr<daedalus::Backend> backend;   /* null: error says why */
   GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
-  /* Whether a failure of this backend may be met by the cpu one. */
+  /* Whether a failure of this backend is met by the cpu one (auto chose
+   * the gpu or hybrid: the element runs it in a daedalus::FallbackBackend). */
   bool may_fall_back = false;
   std::string error;
   std::string setting_name;     /* as the error names it */

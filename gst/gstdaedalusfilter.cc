@@ -44,12 +44,11 @@
 
 #include "gstdaedalusfilter.h"
 
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
+#include "daedalus/backend_fallback.h"
 #include "daedalus/backend_gpu.h"
 #include "daedalus/thread_pool.h"
 #include "gstdaedalusbackendchoice.h"
@@ -150,9 +149,8 @@ namespace
     bool two_fields = false;
     /* What the backend was chosen for: a change means choosing again. */
     std::string chosen_for;
-    /* Whether a failing gpu or hybrid backend may be replaced by the cpu. */
-    bool may_fall_back = false;
-    /* It was: auto keeps to the CPU for the element's life. */
+    /* A gpu or hybrid backend auto chose failed (daedalus::FallbackBackend
+     * moved to the cpu): auto keeps to the CPU for the element's life. */
     bool gpu_failed = false;
     bool warned_no_gpu = false;
     /* On the gpu backend: the same backend, and the allocator of the buffer
@@ -495,7 +493,8 @@ gst_daedalus_filter_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Adopts @backend: the gpu one brings the allocator of its buffer pools. */
+/* Adopts @backend: the gpu one (also behind a fallback) brings the
+ * allocator of its buffer pools. */
 static void
 adopt_backend (GstDaedalusFilter * self,
     std::shared_ptr<daedalus::Backend> backend, GstDaedalusDecidedBy by)
@@ -504,13 +503,50 @@ adopt_backend (GstDaedalusFilter * self,
 
   state.drop_backend ();
   state.backend = std::move (backend);
-  state.gpu = std::dynamic_pointer_cast<daedalus::GpuBackend> (state.backend);
+  auto fallback =
+      std::dynamic_pointer_cast<daedalus::FallbackBackend> (state.backend);
+  state.gpu = std::dynamic_pointer_cast<daedalus::GpuBackend>
+      (fallback ? fallback->active () : state.backend);
   if (state.gpu)
     state.allocator = gst_daedalus_vk_allocator_new (state.gpu);
   set_active (self, state.backend->kind (), by);
   GST_INFO_OBJECT (self, "using the %s backend (decided by %s)",
       std::string (daedalus::backend_name (state.backend->kind ())).c_str (),
       gst_daedalus_decided_by_name (by));
+}
+
+/* The gpu or hybrid backend auto chose failed on a frame, which the cpu
+ * backend now redoes (and every later frame): says so once, and remembers
+ * the failure so that later negotiations choose the CPU too (for every
+ * element, when the device was lost). Called inside the frame call. */
+static void
+fell_back (GstDaedalusFilter * self, const daedalus::FallbackNotice & notice)
+{
+  FilterState & state = get_state (self);
+  const bool had_pool = state.allocator != nullptr;
+  state.gpu_failed = true;
+  if (notice.failure.is_gpu_lost ())
+    gst_daedalus_note_gpu_lost ();
+  gst_clear_object (&state.allocator);
+  state.gpu.reset ();
+  state.placement.clear ();
+  set_active (self, notice.now, GST_DAEDALUS_DECIDED_BY_FALLBACK);
+
+  const std::string failed (daedalus::backend_name (notice.failed));
+  const std::string now (daedalus::backend_name (notice.now));
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+      ("The GPU failed; the CPU runs this element from now on."),
+      ("The %s backend failed on a frame (%s); the frame is redone on the "
+          "%s backend.", failed.c_str (), notice.failure.message ().c_str (),
+          now.c_str ()));
+  GST_INFO_OBJECT (self, "using the %s backend (decided by %s)", now.c_str (),
+      gst_daedalus_decided_by_name (GST_DAEDALUS_DECIDED_BY_FALLBACK));
+  /* Buffers from the Vulkan pool stay valid; new ones come from ordinary
+   * pools once both sides have asked again. */
+  if (had_pool) {
+    gst_base_transform_reconfigure_sink (GST_BASE_TRANSFORM (self));
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  }
 }
 
 /* Makes sure a backend for the current setting, format, size and cost
@@ -556,9 +592,17 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
         ("Set backend=auto or backend=scalar to run anyway."));
     return FALSE;
   }
-  adopt_backend (self, std::move (choice.backend), choice.decided_by);
+  std::shared_ptr<daedalus::Backend> backend = std::move (choice.backend);
+  if (choice.may_fall_back) {
+    daedalus::BackendOptions cpu_options;
+    cpu_options.threads = request.threads;
+    backend = std::make_shared<daedalus::FallbackBackend> (std::move (backend),
+        cpu_options, [self] (const daedalus::FallbackNotice & notice) {
+          fell_back (self, notice);
+        });
+  }
+  adopt_backend (self, std::move (backend), choice.decided_by);
   state.chosen_for = chosen_for;
-  state.may_fall_back = choice.may_fall_back;
   state.refused.reset ();
   return TRUE;
 }
@@ -774,66 +818,6 @@ gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
   return ret;
 }
 
-/* Replaces a failed gpu or hybrid backend by the cpu one, and remembers
- * the failure so that later negotiations choose the CPU too (for every
- * element, when the device was lost); FALSE when not even the scalar
- * backend can be had. */
-static gboolean
-fall_back_to_cpu (GstDaedalusFilter * self, const daedalus::Status & failure)
-{
-  FilterState & state = get_state (self);
-  const std::string failed (daedalus::backend_name (state.backend->kind ()));
-  const bool had_pool = state.allocator != nullptr;
-  state.gpu_failed = true;
-  if (failure.is_gpu_lost ())
-    gst_daedalus_note_gpu_lost ();
-  state.drop_backend ();
-  if (!ensure_backend (self, &GST_VIDEO_FILTER (self)->in_info))
-    return FALSE;
-
-  GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
-      ("The GPU failed; the CPU runs this element from now on."),
-      ("The %s backend failed on a frame (%s); the frame is redone on the "
-          "%s backend.", failed.c_str (), failure.message ().c_str (),
-          std::string (daedalus::backend_name (state.backend->kind ())).
-          c_str ()));
-  /* Buffers from the Vulkan pool stay valid; new ones come from ordinary
-   * pools once both sides have asked again. */
-  if (had_pool) {
-    gst_base_transform_reconfigure_sink (GST_BASE_TRANSFORM (self));
-    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
-  }
-  return TRUE;
-}
-
-/* The rows of samples of every plane (an interleaved pair twice). */
-static std::vector<std::vector<uint8_t>>
-copy_samples (const daedalus::ConstFrame & frame)
-{
-  std::vector<std::vector<uint8_t>> planes (frame.num_planes);
-  for (int p = 0; p < frame.num_planes; p++) {
-    const daedalus::ConstPlane & plane = frame.planes[p];
-    const size_t row = size_t (plane.width - 1) * plane.step + 1;
-    for (int y = 0; y < plane.height; y++) {
-      const uint8_t *data = plane.data + y * plane.stride;
-      planes[p].insert (planes[p].end (), data, data + row);
-    }
-  }
-  return planes;
-}
-
-static void
-restore_samples (const daedalus::Frame & frame,
-    const std::vector<std::vector<uint8_t>> & planes)
-{
-  for (int p = 0; p < frame.num_planes; p++) {
-    const daedalus::Plane & plane = frame.planes[p];
-    const size_t row = size_t (plane.width - 1) * plane.step + 1;
-    for (int y = 0; y < plane.height; y++)
-      memcpy (plane.data + y * plane.stride, planes[p].data () + y * row, row);
-  }
-}
-
 /* One picture (a frame, or one field of it) through the backend; TRUE in
  * @zero_copy when the gpu backend filtered it in place in its memory. */
 static GstFlowReturn
@@ -844,22 +828,9 @@ run_picture (GstDaedalusFilter * filter, const daedalus::Frame & dst,
   const daedalus::FrameJob job =
       GST_DAEDALUS_FILTER_GET_CLASS (filter)->make_job (filter);
 
-  /* A failed call leaves the input intact for the redo: the gpu backend
-   * writes a frame only once the GPU has finished (except an in-place frame
-   * in its own memory, zero-copy, which a GPU lost in the last pass may
-   * have half written); the hybrid one has its CPU rows written by then,
-   * so an in-place frame is kept aside first. */
-  std::vector<std::vector<uint8_t>> kept;
-  if (state.may_fall_back && job.in_place
-      && state.backend->kind () == daedalus::BackendKind::Hybrid)
-    kept = copy_samples (src);
-  daedalus::Status status = job.run (*state.backend, dst, src);
-  if (!status && state.may_fall_back && fall_back_to_cpu (filter, status)) {
-    if (!kept.empty ())
-      restore_samples (dst, kept);
-    status = job.run (*state.backend, dst, src);
-  }
-
+  /* A gpu or hybrid backend auto chose redoes a failed frame on the cpu
+   * backend itself (daedalus::FallbackBackend; fell_back () is told). */
+  const daedalus::Status status = job.run (*state.backend, dst, src);
   if (status) {
     *zero_copy = FALSE;
     if (state.gpu) {

@@ -30,11 +30,12 @@ else
 fi
 
 # The gst suites (auto strength included), and the kernel suites that check
-# the SIMD kernels (the damage estimator's too) and the GPU runner where ASan
-# sees most (out-of-bounds loads, freed Vulkan memory), and the ELF note
-# walk behind the decision cache's build-id (machine).
+# the SIMD kernels (the damage estimator's too), the GPU runner and the
+# fallback from a failing GPU (frame snapshots, writes into Vulkan memory)
+# where ASan sees most (out-of-bounds loads, freed Vulkan memory), and the
+# ELF note walk behind the decision cache's build-id (machine).
 suites="gst-plugin gst-deblock gst-cdef gst-mc gst-auto_strength decision-cache
-  deblock-simd cdef-simd mc-simd damage-simd gpu-runner machine"
+  deblock-simd cdef-simd mc-simd damage-simd gpu-runner fallback machine"
 targets=gstdaedalus
 for suite in $suites; do targets="$targets $suite-test"; done
 meson compile -C build-asan $targets

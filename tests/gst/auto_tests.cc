@@ -1,5 +1,6 @@
 // backend=auto: the trial, its cache file, the environment override, and
-// the fallback from a failing GPU. The GPU here is whatever Vulkan device the
+// the fallback from a failing GPU (gpu or hybrid, frames in ordinary memory
+// or the element's Vulkan pool). The GPU here is whatever Vulkan device the
 // machine has (lavapipe in CI, which auto only tries when
 // DAEDALUS_VULKAN_DEVICE names it, as these tests do); tests that need one
 // skip, saying so, without it. Each test runs in its own process (check
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "element_tests.h"
+#include "vulkan_pool_util.h"
 
 namespace daedalus::gsttest {
 namespace {
@@ -135,11 +137,13 @@ struct Size {
   int width, height;
 };
 
-// Makes the cache say that at each of `sizes` (I420, params()) the gpu is
-// the fastest by far: a trial at 64x48 writes an entry with this machine's
-// fields, which is copied to each size with forged figures.
-void cache_prefers_gpu(const std::string& path,
-                       std::initializer_list<Size> sizes) {
+// Makes the cache say that at each of `sizes` (I420, params()) `fastest`
+// (gpu or hybrid) is the fastest by far: a trial at 64x48 writes an entry
+// with this machine's fields, which is copied to each size with forged
+// figures.
+void cache_prefers(const std::string& path, std::initializer_list<Size> sizes,
+                   BackendKind fastest = BackendKind::Gpu) {
+  const bool gpu = fastest == BackendKind::Gpu;
   gst_harness_teardown(run_one_frame(params(), 64, 48));
   GKeyFile* file = load_cache(path);
   const std::string measured = entry(file);
@@ -159,8 +163,9 @@ void cache_prefers_gpu(const std::string& path,
       g_free(value);
     }
     g_key_file_set_string(file, group.c_str(), "cpu-ms", "100");
-    g_key_file_set_string(file, group.c_str(), "gpu-ms", "0.001");
-    g_key_file_set_string(file, group.c_str(), "hybrid-ms", "50");
+    g_key_file_set_string(file, group.c_str(), "gpu-ms", gpu ? "0.001" : "50");
+    g_key_file_set_string(file, group.c_str(), "hybrid-ms",
+                          gpu ? "50" : "0.001");
     g_key_file_set_string(file, group.c_str(), "scalar-ms", "900");
   }
   g_strfreev(keys);
@@ -320,20 +325,22 @@ GST_START_TEST(test_auto_without_gpu_warns_once) {
 GST_END_TEST
 
 // Sets `variable` to `value`, then runs `frames` frames of I420 `size`
-// through an element whose auto picks the GPU from the cache (`path`); the
-// GPU fails on one of them. Every frame comes out exact, the element ends on
-// the cpu backend, decided by fallback, having warned once naming
-// `variable`.
+// through an element whose auto picks `chosen` (gpu or hybrid) from the
+// cache (`path`); the GPU fails on one of them. Every frame comes out
+// exact, the element ends on the cpu backend, decided by fallback, having
+// warned once naming `variable`.
 void check_gpu_failure(const std::string& path, Size size, const char* variable,
-                       const char* value, int frames) {
-  cache_prefers_gpu(path, {size});
+                       const char* value, int frames,
+                       BackendKind chosen = BackendKind::Gpu) {
+  cache_prefers(path, {size}, chosen);
   g_setenv(variable, value, TRUE);
   GstBus* bus = gst_bus_new();
   GstHarness* h = new_harness(spec->factory, params().c_str());
   gst_element_set_bus(h->element, bus);
   GstVideoInfo info = video_info("I420", size.width, size.height);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-  fail_unless_equals_std_string(active_backend(h->element), "gpu");
+  fail_unless_equals_std_string(active_backend(h->element),
+                                std::string(backend_name(chosen)));
   fail_unless_equals_std_string(decided_by(h->element), "cache");
   check_frames(h, info, frames, 2);
   fail_unless_equals_int(gst_harness_buffers_received(h), frames);
@@ -354,6 +361,85 @@ GST_START_TEST(test_auto_gpu_failure_mid_stream) {
 }
 GST_END_TEST
 
+// The hybrid backend, chosen by auto, fails mid-stream, having written the
+// CPU's rows of the frame (of an in-place element's input too).
+GST_START_TEST(test_auto_hybrid_failure_mid_stream) {
+  const std::string path = private_cache();
+  if (!use_any_gpu()) return;
+  if (!backend_built(BackendKind::Hybrid)) {
+    g_print("SKIP: this build has no hybrid backend\n");
+    return;
+  }
+  check_gpu_failure(path, {64, 48}, "DAEDALUS_FAULT_GPU_AFTER", "2", 5,
+                    BackendKind::Hybrid);
+  remove_cache(path);
+}
+GST_END_TEST
+
+// Whether RECONFIGURE events went upstream since the last call.
+bool reconfigure_sent_upstream(GstHarness* h) {
+  bool reconfigure = false;
+  while (GstEvent* event = gst_harness_try_pull_upstream_event(h)) {
+    reconfigure |= GST_EVENT_TYPE(event) == GST_EVENT_RECONFIGURE;
+    gst_event_unref(event);
+  }
+  return reconfigure;
+}
+
+// The GPU, chosen by auto, fails on a frame from the Vulkan pool the element
+// proposed upstream, which it filters where it lies (zero-copy): the lost
+// GPU leaves part of that frame written (in place, the input itself; out
+// of place, the output, from the element's own Vulkan pool). Every frame,
+// from the pool before and after the failure, comes out exact, none is
+// lost; the frames before it were zero-copy; the element proposes the pool
+// no more and has asked upstream to renegotiate allocation.
+GST_START_TEST(test_auto_gpu_failure_pool_frames) {
+  const std::string path = private_cache();
+  if (!use_any_gpu()) return;
+  ValidationWatch watch;
+  constexpr int kGood = 2, kFrames = 5;
+  cache_prefers(path, {{64, 48}});
+  g_setenv("DAEDALUS_FAULT_GPU_AFTER", std::to_string(kGood).c_str(), TRUE);
+  GstBus* bus = gst_bus_new();
+  GstHarness* h = new_harness(spec->factory, params().c_str());
+  gst_element_set_bus(h->element, bus);
+  GstVideoInfo info = video_info("I420", 64, 48);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  fail_unless_equals_std_string(active_backend(h->element), "gpu");
+  GstBufferPool* pool = proposed_pool(h, info, false);
+  std::mt19937 gen = rng(5);
+  for (int i = 0; i < kFrames; i++) {
+    if (i == kGood) reconfigure_sent_upstream(h);
+    GstBuffer* in = pool_frame(pool, info, gen);
+    GstBuffer* expected =
+        expected_output(in, info, spec->reference, spec->in_place);
+    GstBuffer* out = push_and_pull(h, in);
+    check_output(expected, out, info, spec->in_place);
+    fail_unless(is_vulkan_memory(out) || (!spec->in_place && i > kGood),
+                "frame %d: output not in Vulkan memory", i);
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+    if (i == kGood)
+      fail_unless(reconfigure_sent_upstream(h), "no RECONFIGURE upstream");
+  }
+  fail_unless_equals_int(gst_harness_buffers_received(h), kFrames);
+  fail_unless_equals_uint64(zero_copy_frames(h->element), kGood);
+  fail_unless_equals_std_string(active_backend(h->element), "cpu");
+  fail_unless_equals_std_string(decided_by(h->element), "fallback");
+  fail_unless_equals_int(pop_warnings(bus, "DAEDALUS_FAULT_GPU_AFTER"), 1);
+  GstQuery* query = allocation_query(h, info);
+  fail_if(proposes_vulkan(query), "a Vulkan pool proposed after the failure");
+  gst_query_unref(query);
+
+  release_pool(pool);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+  watch.check();
+  remove_cache(path);
+}
+GST_END_TEST
+
 // After the GPU failed, caps changes do not send the element back to it,
 // though the cache says the gpu is the fastest at every size (as concat
 // of videotestsrc segments of two sizes negotiates): one warning, every
@@ -364,7 +450,7 @@ GST_START_TEST(test_auto_gpu_failure_stays) {
   const std::string path = private_cache();
   if (!use_any_gpu()) return;
   const Size segments[] = {{320, 240}, {640, 480}, {320, 240}};
-  cache_prefers_gpu(path, {{320, 240}, {640, 480}});
+  cache_prefers(path, {{320, 240}, {640, 480}});
   const std::string cache_before = file_contents(path);
 
   g_setenv("DAEDALUS_FAULT_GPU_AFTER", "2", TRUE);
@@ -431,6 +517,8 @@ TCase* auto_tcase(const ElementSpec* element) {
   tcase_add_test(tc, test_auto_environment);
   tcase_add_test(tc, test_auto_without_gpu_warns_once);
   tcase_add_test(tc, test_auto_gpu_failure_mid_stream);
+  tcase_add_test(tc, test_auto_hybrid_failure_mid_stream);
+  tcase_add_test(tc, test_auto_gpu_failure_pool_frames);
   tcase_add_test(tc, test_auto_gpu_failure_stays);
   // Out of place, the output frame is the Vulkan memory the GPU writes.
   if (!element->in_place) tcase_add_test(tc, test_auto_gpu_timeout);

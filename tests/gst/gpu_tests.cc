@@ -8,122 +8,19 @@
 #include <string>
 
 #include "element_tests.h"
-
-#if DAEDALUS_TEST_HAVE_VULKAN
-#include "vulkan/vk_instance.h"
-#endif
+#include "vulkan_pool_util.h"
 
 namespace daedalus::gsttest {
 namespace {
 
 const ElementSpec* spec;
 
-constexpr const char* kPoolType = "GstDaedalusVkBufferPool";
-constexpr const char* kAllocatorType = "GstDaedalusVkAllocator";
-constexpr const char* kMemoryType = "DaedalusVulkanMemory";
-
 struct Size {
   int width, height;
 };
 constexpr Size kSizes[] = {{1, 1}, {7, 5}, {17, 9}, {33, 65}};
 
-// False, saying why, when the gpu backend cannot exist here.
-bool have_vulkan_device() {
-#if DAEDALUS_TEST_HAVE_VULKAN
-  if (vk::vulkan_device_count() > 0) return true;
-  g_print("SKIP: no Vulkan device on this machine\n");
-#else
-  g_print("SKIP: this build has no gpu backend\n");
-#endif
-  return false;
-}
-
 std::string gpu_params() { return std::string(spec->params) + " backend=gpu"; }
-
-guint64 zero_copy_frames(GstElement* element) {
-  guint64 n;
-  g_object_get(element, "zero-copy-frames", &n, nullptr);
-  return n;
-}
-
-bool is_vulkan_memory(GstBuffer* buffer) {
-  const guint n = gst_buffer_n_memory(buffer);
-  for (guint i = 0; i < n; i++)
-    if (!gst_memory_is_type(gst_buffer_peek_memory(buffer, i), kMemoryType))
-      return false;
-  return n > 0;
-}
-
-bool is_our_allocator(GstAllocator* allocator) {
-  return allocator &&
-         std::string(G_OBJECT_TYPE_NAME(allocator)) == kAllocatorType &&
-         std::string(allocator->mem_type) == kMemoryType;
-}
-
-GstQuery* allocation_query(GstHarness* h, const GstVideoInfo& info) {
-  GstCaps* caps = gst_video_info_to_caps(&info);
-  GstQuery* query = gst_query_new_allocation(caps, TRUE);
-  gst_caps_unref(caps);
-  fail_unless(gst_pad_peer_query(h->srcpad, query),
-              "allocation query not answered");
-  return query;
-}
-
-// Whether any pool or allocator in the answer is a daedalus Vulkan one.
-bool proposes_vulkan(GstQuery* query) {
-  bool ours = false;
-  for (guint i = 0; i < gst_query_get_n_allocation_pools(query); i++) {
-    GstBufferPool* pool = nullptr;
-    gst_query_parse_nth_allocation_pool(query, i, &pool, nullptr, nullptr,
-                                        nullptr);
-    if (pool) {
-      ours |= std::string(G_OBJECT_TYPE_NAME(pool)) == kPoolType;
-      gst_object_unref(pool);
-    }
-  }
-  for (guint i = 0; i < gst_query_get_n_allocation_params(query); i++) {
-    GstAllocator* allocator = nullptr;
-    gst_query_parse_nth_allocation_param(query, i, &allocator, nullptr);
-    ours |= is_our_allocator(allocator);
-    gst_clear_object(&allocator);
-  }
-  return ours;
-}
-
-// The first pool the element proposes upstream for `info`, set up as an
-// upstream element would (with GstVideoMeta when `video_meta`), active.
-GstBufferPool* proposed_pool(GstHarness* h, const GstVideoInfo& info,
-                             bool video_meta) {
-  GstQuery* query = allocation_query(h, info);
-  GstBufferPool* pool = nullptr;
-  if (gst_query_get_n_allocation_pools(query) > 0)
-    gst_query_parse_nth_allocation_pool(query, 0, &pool, nullptr, nullptr,
-                                        nullptr);
-  gst_query_unref(query);
-  fail_unless(pool != nullptr, "no pool proposed");
-  GstStructure* config = gst_buffer_pool_get_config(pool);
-  if (video_meta)
-    gst_buffer_pool_config_add_option(config,
-                                      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  fail_unless(gst_buffer_pool_set_config(pool, config));
-  fail_unless(gst_buffer_pool_set_active(pool, TRUE));
-  return pool;
-}
-
-void release_pool(GstBufferPool* pool) {
-  fail_unless(gst_buffer_pool_set_active(pool, FALSE));
-  gst_object_unref(pool);
-}
-
-GstBuffer* pool_frame(GstBufferPool* pool, const GstVideoInfo& info,
-                      std::mt19937& gen) {
-  GstBuffer* buffer = nullptr;
-  fail_unless_equals_int(gst_buffer_pool_acquire_buffer(pool, &buffer, nullptr),
-                         GST_FLOW_OK);
-  fail_unless(is_vulkan_memory(buffer), "a pool frame not in Vulkan memory");
-  fill_frame(buffer, info, gen);
-  return buffer;
-}
 
 // A GstVideoMeta, when there is one, with strides the shaders write whole
 // words of.
@@ -367,6 +264,31 @@ GST_START_TEST(test_gpu_chain) {
 }
 GST_END_TEST
 
+// Empties the bus: the text of its first error message (its details in
+// *debug), and in *warnings how many warnings it held. Fails the test when
+// it held no error.
+std::string pop_error(GstBus* bus, std::string* debug = nullptr,
+                      int* warnings = nullptr) {
+  std::string text;
+  bool found = false;
+  while (GstMessage* msg = gst_bus_pop(bus)) {
+    if (warnings && GST_MESSAGE_TYPE(msg) == GST_MESSAGE_WARNING) ++*warnings;
+    if (GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR && !found) {
+      GError* error = nullptr;
+      gchar* details = nullptr;
+      gst_message_parse_error(msg, &error, &details);
+      text = error->message;
+      if (debug) *debug = details ? details : "";
+      g_error_free(error);
+      g_free(details);
+      found = true;
+    }
+    gst_message_unref(msg);
+  }
+  fail_unless(found, "no error message");
+  return text;
+}
+
 // A device that does not exist: negotiation fails, saying so.
 GST_START_TEST(test_gpu_device_missing) {
   if (!have_vulkan_device()) return;
@@ -385,17 +307,42 @@ GST_START_TEST(test_gpu_device_missing) {
   fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
                          GST_FLOW_NOT_NEGOTIATED);
 
-  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  fail_unless(msg != nullptr, "no error message");
-  GError* error = nullptr;
-  gst_message_parse_error(msg, &error, nullptr);
-  const std::string text = error->message;
+  const std::string text = pop_error(bus);
   fail_unless(text.find("\"gpu\"") != std::string::npos &&
                   text.find("DAEDALUS_VULKAN_DEVICE=no-such-device") !=
                       std::string::npos,
               "unclear error: %s", text.c_str());
-  g_error_free(error);
-  gst_message_unref(msg);
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
+// backend=gpu set on the element gets no fallback: the GPU failing on a
+// frame (DAEDALUS_FAULT_GPU_AFTER) fails the stream with an error that
+// names the backend and the failure, and the element stays on the gpu.
+GST_START_TEST(test_gpu_failure_is_an_error) {
+  if (!have_vulkan_device()) return;
+  g_setenv("DAEDALUS_FAULT_GPU_AFTER", "1", TRUE);
+  GstHarness* h = new_harness(spec->factory, gpu_params().c_str());
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  GstVideoInfo info = video_info("I420", 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(0);
+  guint64 counted;
+  gst_buffer_unref(push_checked(h, info, random_buffer(info, gen), &counted));
+  fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
+                         GST_FLOW_ERROR);
+
+  std::string debug;
+  int warnings = 0;
+  const std::string text = pop_error(bus, &debug, &warnings);
+  fail_unless(text.find("DAEDALUS_FAULT_GPU_AFTER") != std::string::npos &&
+                  debug.find("gpu backend failed") != std::string::npos,
+              "unclear error: %s (%s)", text.c_str(), debug.c_str());
+  fail_unless_equals_int(warnings, 0);  // the fallback's
+  fail_unless_equals_std_string(active_backend(h->element), "gpu");
   gst_element_set_bus(h->element, nullptr);
   gst_object_unref(bus);
   gst_harness_teardown(h);
@@ -414,6 +361,7 @@ TCase* gpu_tcase(const ElementSpec* element) {
   if (element->in_place) tcase_add_test(tc, test_gpu_shared_frame);
   tcase_add_test(tc, test_gpu_chain);
   tcase_add_test(tc, test_gpu_device_missing);
+  tcase_add_test(tc, test_gpu_failure_is_an_error);
   return tc;
 }
 

@@ -316,6 +316,16 @@ class VulkanBackend final : public GpuBandBackend {
     return Status::ok();
   }
 
+  bool in_device_memory(const ConstFrame& frame) const override {
+    for (int p = 0; p < frame.num_planes; p++) {
+      const ConstPlane& plane = frame.planes[p];
+      if (plane.width > 0 && plane.height > 0 &&
+          context_->registry().find(plane.data, 1))
+        return true;
+    }
+    return false;
+  }
+
   const GpuDeviceInfo& device_info() const override { return info_; }
   const GpuFrameStats& last_frame_stats() const override { return stats_; }
 

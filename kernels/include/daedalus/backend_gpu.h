@@ -88,6 +88,10 @@ class GpuBackend : public Backend {
   // A buffer of `size` bytes frames may be placed in (see GpuBuffer).
   virtual Status allocate_buffer(size_t size,
                                  std::unique_ptr<GpuBuffer>* out) = 0;
+  // Whether some plane of `frame` starts inside a GpuBuffer of this
+  // backend's device: a frame call may then write that plane in place, and
+  // one that fails may leave it partly written (FallbackBackend).
+  virtual bool in_device_memory(const ConstFrame& frame) const = 0;
   virtual const GpuDeviceInfo& device_info() const = 0;
   virtual const GpuFrameStats& last_frame_stats() const = 0;
 };
