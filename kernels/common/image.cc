@@ -46,9 +46,9 @@ Image::Image(PixelFormat format, int width, int height, int row_padding)
   const int cw = subsampled(width, l.shift_x);
   const int ch = subsampled(height, l.shift_y);
   const int size = l.bit_depth > 8 ? 2 : 1;  // bytes per sample
-  const ptrdiff_t luma_stride = size * width + row_padding;
+  const ptrdiff_t luma_stride = size * (width + row_padding);
   const ptrdiff_t chroma_stride =
-      size * (l.interleaved_chroma ? 2 * cw : cw) + row_padding;
+      size * ((l.interleaved_chroma ? 2 * cw : cw) + row_padding);
   const size_t luma_bytes = size_t(luma_stride) * height;
   const size_t chroma_bytes = size_t(chroma_stride) * ch;
   const int separate_chroma_planes =

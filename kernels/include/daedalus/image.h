@@ -36,9 +36,10 @@ inline constexpr PixelFormat kTenBitPixelFormats[] = {
 std::string_view pixel_format_name(PixelFormat format);
 
 // A frame in one allocation laid out like GStreamer lays the format out
-// (10-bit samples as 16-bit words), with `row_padding` extra bytes at the end
-// of every row (never touched by kernels:
-// tests fill it with a guard pattern and check it afterwards).
+// (10-bit samples as 16-bit words), with `row_padding` extra samples at the
+// end of every row (bytes at 8 bits, words at 10: GStreamer's strides keep a
+// 16-bit sample aligned, and kernels may rely on it; never touched by
+// kernels: tests fill it with a guard pattern and check it afterwards).
 class Image {
  public:
   Image(PixelFormat format, int width, int height, int row_padding = 0);

@@ -79,7 +79,7 @@ TEST(Image, TenBitLayouts) {
     const Frame f = image.frame();
     SCOPED_TRACE(std::string(pixel_format_name(c.format)));
     EXPECT_EQ(f.bit_depth(), 10);
-    EXPECT_EQ(f.planes[0].stride, 2 * 7 + 2);
+    EXPECT_EQ(f.planes[0].stride, 2 * (7 + 2));
     EXPECT_EQ(f.planes[0].step, 2);
     const int lsb = c.format == PixelFormat::P010_10LE ? 6 : 0;
     for (int p = 0; p < 3; p++) {
@@ -90,7 +90,7 @@ TEST(Image, TenBitLayouts) {
       EXPECT_EQ(f.planes[p].width, c.chroma_w);
       EXPECT_EQ(f.planes[p].height, c.chroma_h);
       EXPECT_EQ(f.planes[p].step, c.chroma_step);
-      EXPECT_EQ(f.planes[p].stride, c.chroma_w * c.chroma_step + 2);
+      EXPECT_EQ(f.planes[p].stride, c.chroma_w * c.chroma_step + 2 * 2);
     }
     EXPECT_EQ(f.chroma_interleaved(), c.format == PixelFormat::P010_10LE);
     // Values read and written through the planes land where GStreamer has
