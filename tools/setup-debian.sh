@@ -17,9 +17,14 @@ tools/apt-install.sh \
   libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers \
   python3-skimage
 
+# -O2 with line tables only (-g1: file and line in backtraces, gdb and
+# valgrind, no variables): full debug info (-g) took 80% more of the
+# compiler's time on the Highway kernels, which compile once per SIMD
+# target (cdef_simd.cc 70 s of CPU against 39; docs/checks.md). For full
+# debug info: meson configure build -Ddebug=true.
 if [ -f build/build.ninja ]; then
   meson setup --reconfigure build
 else
-  meson setup build
+  meson setup build -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1
 fi
 meson compile -C build

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Cross-compiles the kernel library and its GoogleTest suites for aarch64 (the
 # NEON/SVE code paths of the Raspberry Pi 5 and other Arm machines) and runs
-# them under qemu-user. Installs the cross toolchain and arm64 libraries first.
+# them under qemu-user (-O2, line tables only, as ./build). Installs the cross
+# toolchain and arm64 libraries first.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,7 @@ if [ -f build-aarch64/build.ninja ]; then
   meson setup --reconfigure build-aarch64
 else
   meson setup build-aarch64 --cross-file cross/aarch64-linux-gnu.ini \
-    -Dplugin=disabled -Dbench=false
+    -Dplugin=disabled -Dbench=false -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1
 fi
 # The threading suites are left out: they are architecture-independent, run
 # natively, and crawl under qemu-user's futex emulation.
