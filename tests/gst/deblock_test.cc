@@ -33,6 +33,7 @@ const ElementSpec kSpec = {
                      return deblock_with(
                          {.qp = int(qp), .alpha_offset = 2, .bs = 4});
                    }},
+    .kernel = Kernel::DeblockH264,
 };
 
 // block-size takes its nicks, as gst-launch-1.0 writes them, and nothing else.

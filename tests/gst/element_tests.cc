@@ -510,6 +510,7 @@ Suite* element_suite(const ElementSpec* element) {
     suite_add_tcase(s, auto_tcase(element));
   }
   suite_add_tcase(s, short_buffer_tcase(element));
+  suite_add_tcase(s, tenbit_tcase(element));
   suite_add_tcase(s, interlace_tcase(element));
   return s;
 }
