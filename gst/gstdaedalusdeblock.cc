@@ -235,6 +235,9 @@ static gboolean gst_daedalus_deblock_auto_strength (GstDaedalusFilter *
     filter);
 static void gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
     const daedalus::DamageEstimate * estimate);
+static daedalus::DamageEstimate
+gst_daedalus_deblock_usable_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate & estimate);
 
 static void
 gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
