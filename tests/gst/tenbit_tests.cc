@@ -27,46 +27,6 @@ std::string setting_name(int setting) {
                       : std::string(backend_name(kAllBackendKinds[setting - 1]));
 }
 
-// Caps of `info` pushed, and a buffer: both refused, with one error
-// (CORE NEGOTIATION) whose text holds every one of `parts`.
-void expect_refused(GstHarness* h, const GstVideoInfo& info,
-                    const std::vector<std::string>& parts) {
-  GstBus* bus = gst_bus_new();
-  gst_element_set_bus(h->element, bus);
-  GstCaps* caps = gst_video_info_to_caps(&info);
-  gst_harness_push_event(h, gst_event_new_caps(caps));
-  gst_caps_unref(caps);
-  GstSegment segment;
-  gst_segment_init(&segment, GST_FORMAT_TIME);
-  gst_harness_push_event(h, gst_event_new_segment(&segment));
-  GstPad* sinkpad = gst_element_get_static_pad(h->element, "sink");
-  fail_if(gst_pad_has_current_caps(sinkpad), "%s caps accepted",
-          GST_VIDEO_INFO_NAME(&info));
-  gst_object_unref(sinkpad);
-  std::mt19937 gen = rng(0);
-  fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
-                         GST_FLOW_NOT_NEGOTIATED);
-  fail_unless_equals_int(gst_harness_buffers_received(h), 0);
-
-  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-  fail_unless(msg != nullptr, "no error message");
-  GError* error = nullptr;
-  gst_message_parse_error(msg, &error, nullptr);
-  fail_unless(
-      g_error_matches(error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION));
-  const std::string text = error->message;
-  for (const std::string& part : parts)
-    fail_unless(text.find(part) != std::string::npos,
-                "the error \"%s\" does not say \"%s\"", text.c_str(),
-                part.c_str());
-  g_error_free(error);
-  gst_message_unref(msg);
-  fail_unless(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) == nullptr,
-              "more than one error");
-  gst_element_set_bus(h->element, nullptr);
-  gst_object_unref(bus);
-}
-
 // One random frame through the negotiated harness: the library's output,
 // and no bit set outside a value in any sample the element wrote.
 void check_filtered(GstHarness* h, const GstVideoInfo& info, uint32_t salt,

@@ -245,6 +245,68 @@ GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
   return out;
 }
 
+GstBuffer* expected_chain_output(GstBuffer* in, const GstVideoInfo& info,
+                                 const DeblockParams& deblock,
+                                 const CdefParams& cdef, const McParams& mc) {
+  GstBuffer* deblocked = expected_output(in, info, deblock_with(deblock), true);
+  GstBuffer* cdefed = expected_output(
+      deblocked, info,
+      [cdef](Backend& b, const Frame& dst, const ConstFrame& src) {
+        return b.cdef(dst, src, cdef);
+      },
+      false);
+  GstBuffer* out = expected_output(
+      cdefed, info,
+      [mc](Backend& b, const Frame& dst, const ConstFrame& src) {
+        return b.mc(dst, src, mc);
+      },
+      false);
+  gst_buffer_unref(cdefed);
+  gst_buffer_unref(deblocked);
+  return out;
+}
+
+void expect_refused(GstHarness* h, const GstVideoInfo& info,
+                    const std::vector<std::string>& parts) {
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  // Not gst_harness_set_src_caps(): it asserts that the caps are taken.
+  // A sticky event counts as pushed even when refused downstream.
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gst_harness_push_event(h, gst_event_new_caps(caps));
+  gst_caps_unref(caps);
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  gst_harness_push_event(h, gst_event_new_segment(&segment));
+  GstPad* sinkpad = gst_element_get_static_pad(h->element, "sink");
+  fail_if(gst_pad_has_current_caps(sinkpad), "%s caps accepted",
+          GST_VIDEO_INFO_NAME(&info));
+  gst_object_unref(sinkpad);
+  std::mt19937 gen = rng(0);
+  fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
+                         GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int(gst_harness_buffers_received(h), 0);
+  fail_unless_equals_std_string(active_backend(h->element), "none");
+
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(msg != nullptr, "no error message");
+  GError* error = nullptr;
+  gst_message_parse_error(msg, &error, nullptr);
+  fail_unless(
+      g_error_matches(error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION));
+  const std::string text = error->message;
+  for (const std::string& part : parts)
+    fail_unless(text.find(part) != std::string::npos,
+                "the error \"%s\" does not say \"%s\"", text.c_str(),
+                part.c_str());
+  g_error_free(error);
+  gst_message_unref(msg);
+  fail_unless(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) == nullptr,
+              "more than one error");
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+}
+
 std::string first_difference(GstBuffer* expected, GstBuffer* actual,
                              const GstVideoInfo& info, int component) {
   GstVideoFrame e, a;

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "daedalus/backend.h"
 
@@ -111,6 +112,19 @@ Reference deblock_with(const DeblockParams& params);
 // Out of place: a new buffer in the default layout of `info`.
 GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
                            const Reference& reference, bool in_place);
+
+// The kernel library's deblock (in place), CDEF and MC in a row on `in`: a
+// daedalusdeblock ! daedaluscdef ! daedalusmc chain's output.
+GstBuffer* expected_chain_output(GstBuffer* in, const GstVideoInfo& info,
+                                 const DeblockParams& deblock,
+                                 const CdefParams& cdef, const McParams& mc);
+
+// Pushes caps of `info` and a buffer into `h`, whose element must refuse
+// both: no caps taken, NOT_NEGOTIATED, no buffer out, no backend active,
+// and one error on the element's bus (CORE NEGOTIATION) whose text holds
+// every one of `parts`.
+void expect_refused(GstHarness* h, const GstVideoInfo& info,
+                    const std::vector<std::string>& parts);
 
 // Empty when every sample of the two frames (mapped with `info`, their
 // GstVideoMeta honoured) is equal, in `component` or (-1) all of them (at
