@@ -673,12 +673,22 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
   FilterState & state = get_state (self);
 
+  GstDaedalusBackend setting;
+  bool setting_explicit;
+  {
+    GstDaedalusObjectLock lock (self);
+    setting = state.setting;
+    setting_explicit = state.setting_explicit;
+  }
+  /* Outside the lock: it may log about $DAEDALUS_BACKEND. */
+  const daedalus::BackendKind settings_backend =
+      gst_daedalus_settings_backend (GST_ELEMENT (self),
+      GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category, setting,
+      setting_explicit);
   {
     GstDaedalusObjectLock lock (self);
     state.bit_depth = gst_daedalus_bit_depth (in_info);
-    state.settings_backend = gst_daedalus_settings_backend (GST_ELEMENT (self),
-        GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category, state.setting,
-        state.setting_explicit);
+    state.settings_backend = settings_backend;
   }
   /* The strongest settings, as the settings backend computes them. */
   reset_estimate (self);
