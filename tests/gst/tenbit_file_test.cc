@@ -95,9 +95,9 @@ GST_START_TEST(test_hevc_main10_file) {
   GstElement* filter = run_pipeline(
       "filesrc location=" + file + " ! h265parse ! avdec_h265 ! "
       "video/x-raw,format=I420_10LE ! tee name=t "
-      "t. ! queue ! appsink name=decoded sync=false max-buffers=0 "
+      "t. ! queue ! appsink name=decoded sync=false wait-on-eos=false "
       "t. ! queue ! " + kChain +
-      " ! appsink name=filtered sync=false max-buffers=0");
+      " ! appsink name=filtered sync=false wait-on-eos=false");
   wait_for_eos(filter);
   std::vector<GstSample*> decoded = pull_all(filter, "decoded");
   std::vector<GstSample*> filtered = pull_all(filter, "filtered");
