@@ -54,6 +54,14 @@ namespace
         return daedalus::PixelFormat::NV21;
       case GST_VIDEO_FORMAT_GRAY8:
         return daedalus::PixelFormat::GRAY8;
+      case GST_VIDEO_FORMAT_I420_10LE:
+        return daedalus::PixelFormat::I420_10LE;
+      case GST_VIDEO_FORMAT_I422_10LE:
+        return daedalus::PixelFormat::I422_10LE;
+      case GST_VIDEO_FORMAT_Y444_10LE:
+        return daedalus::PixelFormat::Y444_10LE;
+      case GST_VIDEO_FORMAT_P010_10LE:
+        return daedalus::PixelFormat::P010_10LE;
       default:
         return daedalus::PixelFormat::I420;
     }
@@ -70,7 +78,7 @@ namespace
   }
 
   /* $DAEDALUS_BACKEND, when set to a backend's name. */
-  bool setting_from_env (const GstDaedalusChoiceRequest & request,
+  bool setting_from_env (GstElement * element, GstDebugCategory * category,
       GstDaedalusBackend * setting)
   {
     const gchar *env = g_getenv ("DAEDALUS_BACKEND");
@@ -82,7 +90,8 @@ namespace
     if (value)
       *setting = (GstDaedalusBackend) value->value;
     else
-      GST_WARNING_OBJECT (request.element, "ignoring DAEDALUS_BACKEND=%s: "
+      GST_CAT_WARNING_OBJECT (category, element,
+          "ignoring DAEDALUS_BACKEND=%s: "
           "not one of auto, scalar, cpu, gpu, hybrid", env);
     g_type_class_unref (klass);
     return value != nullptr;
@@ -166,12 +175,30 @@ namespace
     return choice;
   }
 
+  std::string not_computed (BackendKind kind, daedalus::Kernel kernel,
+      int depth)
+  {
+    return "the " + std::string (daedalus::backend_name (kind)) +
+        " backend does not compute " +
+        std::string (daedalus::kernel_name (kernel)) + " on " +
+        std::to_string (depth) + "-bit video yet";
+  }
+
   GstDaedalusChoice choose_auto (const GstDaedalusChoiceRequest & request,
       bool hybrid_only)
   {
     GstDaedalusChoice choice;
     daedalus::BackendOptions options;
     options.threads = request.threads;
+
+    /* Not worth a device (hybrid computes no more than the gpu does). */
+    const int depth = gst_daedalus_bit_depth (request.info);
+    if (!hybrid_only && !daedalus::backend_computes (BackendKind::Gpu,
+            request.job.kernel, depth)) {
+      return choose_cpu (request, GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE,
+          "the only one to try: " + not_computed (BackendKind::Gpu,
+              request.job.kernel, depth));
+    }
 
     std::string gpu_identity, gpu_why;
     std::unique_ptr < daedalus::Backend > gpu =
@@ -189,6 +216,7 @@ namespace
     key.element = GST_OBJECT_NAME (gst_element_get_factory (request.element));
     key.format = gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
         (request.info));
+    key.bit_depth = depth;
     key.width = GST_VIDEO_INFO_WIDTH (request.info);
     key.height = GST_VIDEO_INFO_HEIGHT (request.info);
     key.cost_key = request.job.cost_key;
@@ -317,10 +345,23 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest & request)
 {
   GstDaedalusBackend setting = request.setting;
   GstDaedalusDecidedBy by = GST_DAEDALUS_DECIDED_BY_PROPERTY;
-  if (!request.setting_explicit && setting_from_env (request, &setting))
+  if (!request.setting_explicit && setting_from_env (request.element,
+          request.category, &setting))
     by = GST_DAEDALUS_DECIDED_BY_ENVIRONMENT;
 
   GstDaedalusChoice choice;
+  const int depth = gst_daedalus_bit_depth (request.info);
+  if (setting != GST_DAEDALUS_BACKEND_AUTO
+      && !daedalus::backend_computes (kind_of (setting), request.job.kernel,
+          depth)) {
+    choice.setting_name = setting_name (setting);
+    choice.unsupported = "The daedalus \"" + choice.setting_name +
+        "\" backend cannot filter " +
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (request.info)) +
+        " video: " + not_computed (kind_of (setting), request.job.kernel,
+        depth) + ".";
+    return choice;
+  }
   if (setting == GST_DAEDALUS_BACKEND_AUTO && request.gpu_failed) {
     choice = choose_cpu (request, GST_DAEDALUS_DECIDED_BY_FALLBACK,
         "the GPU failed this element");
@@ -352,6 +393,25 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest & request)
   }
   choice.setting_name = setting_name (setting);
   return choice;
+}
+
+int
+gst_daedalus_bit_depth (const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_COMP_DEPTH (info, 0);
+}
+
+BackendKind
+gst_daedalus_settings_backend (GstElement * element,
+    GstDebugCategory * category, GstDaedalusBackend setting,
+    bool setting_explicit)
+{
+  if (!setting_explicit)
+    setting_from_env (element, category, &setting);
+  if (setting != GST_DAEDALUS_BACKEND_AUTO)
+    return kind_of (setting);
+  return daedalus::backend_built (BackendKind::Cpu) ? BackendKind::Cpu :
+      BackendKind::Scalar;
 }
 
 void

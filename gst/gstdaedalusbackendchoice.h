@@ -54,16 +54,33 @@ struct GstDaedalusChoice
   bool may_fall_back = false;
   std::string error;
   std::string setting_name;     /* as the error names it */
+  /* Set (and no backend) when the setting names a backend that does not
+   * compute the job at the stream's bit depth: the message to post. */
+  std::string unsupported;
 };
 
 /* auto's choice is the cpu (decided by fallback) once the element's GPU
- * failed, or once any element's GPU device was lost. */
+ * failed, or once any element's GPU device was lost, and the only choice
+ * where the gpu backend does not compute the job at the stream's bit depth
+ * (daedalus::backend_computes). A setting naming a backend that does not
+ * fills in unsupported instead. */
 GstDaedalusChoice gst_daedalus_choose_backend (const GstDaedalusChoiceRequest &
     request);
 
 /* Remembers for the rest of the process that the GPU device is lost
  * (daedalus::Status::is_gpu_lost): every element's auto keeps to the CPU. */
 void gst_daedalus_note_gpu_lost (void);
+
+/* The bit depth of @info's samples: 8, or 10 for the *_10LE formats. */
+int gst_daedalus_bit_depth (const GstVideoInfo * info);
+
+/* The backend whose capabilities (daedalus::backend_computes) an element's
+ * settings must fit: the one @setting names (or, unless @setting_explicit,
+ * $DAEDALUS_BACKEND), and for auto the cpu backend (scalar in a build
+ * without it), which auto always has and falls back to. */
+daedalus::BackendKind gst_daedalus_settings_backend (GstElement * element,
+    GstDebugCategory * category, GstDaedalusBackend setting,
+    bool setting_explicit);
 
 /* What the element's key for "choose again" is: format, size, cost. */
 std::string gst_daedalus_choice_subject (const GstVideoInfo * info,

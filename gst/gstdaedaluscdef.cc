@@ -26,6 +26,10 @@
  * estimate a daedalusdeblock upstream made before deblocking: clean video
  * passes through. Setting a strength by hand turns that off.
  *
+ * It takes the 8-bit formats and I420_10LE, I422_10LE, Y444_10LE and
+ * P010_10LE (10-bit on the scalar and cpu backends; the gpu and hybrid
+ * backends refuse 10-bit caps until they compute them).
+ *
  * While all four strengths are 0 the element runs in passthrough. The
  * strength properties are controllable and follow each buffer's stream time.
  *
@@ -36,6 +40,9 @@
  * |[
  * gst-launch-1.0 videotestsrc pattern=zone-plate ! video/x-raw,format=I420,width=1280,height=720 ! daedaluscdef uv-pri-strength=0 uv-sec-strength=0 ! videoconvert ! autovideosink
  * ]| Filters luma only.
+ * |[
+ * gst-launch-1.0 filesrc location=in.mkv ! matroskademux ! h265parse ! avdec_h265 ! daedalusdeblock ! daedaluscdef ! videoconvert ! autovideosink
+ * ]| De-blocks and de-rings HEVC Main10 at 10 bits.
  */
 
 #include "gstdaedaluscdef.h"

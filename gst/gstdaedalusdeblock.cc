@@ -43,9 +43,14 @@
  * blocking and the coder's quantiser in the stream and sets every other
  * filter property itself: clean video passes through, blocky video is
  * filtered on the grid it finds (mode=dct where the quantiser shows, else
- * mode=h264); the properties read back what the last frame used, and a
+ * mode=h264; on 10-bit video, until its backend computes mode=dct there,
+ * always mode=h264); the properties read back what the last frame used, and a
  * daedaluscdef further down takes the same estimate. Setting a filter
  * property by hand turns that off.
+ *
+ * It takes the 8-bit formats and I420_10LE, I422_10LE, Y444_10LE and
+ * P010_10LE; mode=dct, and the gpu and hybrid backends, do not compute
+ * 10-bit video yet, and such settings are refused at negotiation.
  *
  * The filter works in place. While the settings cannot change any sample
  * (h264: alpha or beta is 0 in every plane, e.g. qp below 16 with no
@@ -230,6 +235,9 @@ static gboolean gst_daedalus_deblock_auto_strength (GstDaedalusFilter *
     filter);
 static void gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
     const daedalus::DamageEstimate * estimate);
+static daedalus::DamageEstimate
+gst_daedalus_deblock_usable_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate & estimate);
 
 static void
 gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
@@ -355,6 +363,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
   filter_class->apply_estimate =
       GST_DEBUG_FUNCPTR (gst_daedalus_deblock_apply_estimate);
   filter_class->shares_estimate = TRUE;
+  filter_class->usable_estimate =
+      GST_DEBUG_FUNCPTR (gst_daedalus_deblock_usable_estimate);
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
       (GstPluginAPIFlags) 0);
@@ -496,6 +506,17 @@ get_params (GstDaedalusDeblock * self)
   return self->auto_strength ? self->applied : self->params;
 }
 
+/* Without the dct ladder where the backend does not compute mode=dct at
+ * the stream's bit depth (docs/spec.md "High bit depth", Decisions). */
+static daedalus::DamageEstimate
+gst_daedalus_deblock_usable_estimate (GstDaedalusFilter * filter,
+    const daedalus::DamageEstimate & estimate)
+{
+  if (gst_daedalus_filter_computes (filter, daedalus::Kernel::DeblockDct))
+    return estimate;
+  return daedalus::without_dct_ladder (estimate);
+}
+
 static gboolean
 gst_daedalus_deblock_auto_strength (GstDaedalusFilter * filter)
 {
@@ -507,8 +528,9 @@ static void
 gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
     const daedalus::DamageEstimate * estimate)
 {
-  const daedalus::DeblockParams p = daedalus::auto_deblock_params (estimate ? *estimate :
-      daedalus::strongest_damage ());
+  const daedalus::DeblockParams p =
+      daedalus::auto_deblock_params (gst_daedalus_deblock_usable_estimate
+      (filter, estimate ? *estimate : daedalus::strongest_damage ()));
   GstDaedalusObjectLock lock (filter);
   GST_DAEDALUS_DEBLOCK (filter)->applied = p;
 }

@@ -33,7 +33,7 @@ namespace
   {
     /* Keyfile group names may hold anything but brackets and newlines. */
     std::string name = key.element + " " + key.format + " " +
-        std::to_string (key.width) + "x" + std::to_string (key.height) + " " +
+        std::to_string (key.bit_depth) + "-bit " + std::to_string (key.width) + "x" + std::to_string (key.height) + " " +
         key.cost_key;
     for (char &c : name) {
       if (c == '[' || c == ']' || c == '\n')

@@ -6,7 +6,7 @@
 
 /* The decisions backend=auto measured, kept across runs in a keyfile:
  * $XDG_CACHE_HOME/daedalus/backends.ini (~/.cache when unset). One group per
- * element, format, size and cost key; the machine the figures were measured
+ * element, format, bit depth, size and cost key; the machine the figures were measured
  * on is stored beside them, and a decision from another machine, library
  * version or GPU driver is a miss. A file that does not parse or was not
  * written by this format is ignored and replaced. */
@@ -21,6 +21,7 @@ struct GstDaedalusDecisionKey
 {
   std::string element;          /* factory name */
   std::string format;           /* e.g. "I420" */
+  int bit_depth = 8;            /* of the format's samples: 8 or 10 */
   int width = 0, height = 0;
   std::string cost_key;         /* FrameJob::cost_key */
   /* The machine: */

@@ -14,7 +14,8 @@
  * @title: GstDaedalusFilter
  * @short_description: Base class of the daedalus video filters
  *
- * Accepts the 8-bit planar and semi-planar YUV formats and GRAY8 at any size,
+ * Accepts the 8-bit planar and semi-planar YUV formats and GRAY8, and the
+ * 10-bit I420_10LE, I422_10LE, Y444_10LE and P010_10LE, at any size,
  * picks the kernel backend when caps are negotiated (#GstDaedalusFilter:backend),
  * syncs controlled properties to each buffer's stream time and runs in
  * passthrough while the settings are a no-op.
@@ -75,7 +76,9 @@ enum
 #define DEFAULT_PROP_N_THREADS 0
 #define DEFAULT_PROP_CALIBRATION_BUDGET 200
 
-#define DAEDALUS_FORMATS "{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }"
+/* docs/spec.md: the 8-bit formats, then "High bit depth". */
+#define DAEDALUS_FORMATS "{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8, " \
+    "I420_10LE, I422_10LE, Y444_10LE, P010_10LE }"
 /* Interlaced video (docs/spec.md, "Interlaced video"): frames of two
  * interleaved fields (every frame, or those a mixed stream flags), and
  * fields one per buffer (alternate, which carries its caps feature). */
@@ -142,6 +145,10 @@ namespace
     std::optional<daedalus::BackendKind> active;
     GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
     guint64 zero_copy_frames = 0;
+    /* The negotiated caps' bit depth, and the backend whose capabilities
+     * the settings must fit (gst_daedalus_settings_backend). */
+    int bit_depth = 8;
+    daedalus::BackendKind settings_backend = daedalus::BackendKind::Cpu;
 
     /* Streaming thread (and stop, once streaming has stopped). */
     std::shared_ptr<daedalus::Backend> backend;
@@ -159,9 +166,10 @@ namespace
     GstAllocator *allocator = nullptr;
     /* Where its frames run, which auto weighs for the other elements. */
     daedalus::Placement placement;
-    /* A setting whose failure has been posted already: every later caps
-     * event fails the same way, and one error message says it. */
-    std::optional<GstDaedalusBackend> refused;
+    /* A failure posted already (the setting, or the settings' kernel at a
+     * bit depth): every later caps event fails the same way, and one error
+     * message says it. */
+    std::optional<std::string> refused;
     /* Auto strength: the stream's damage estimate (streaming thread), and
      * a reset asked for from elsewhere (object lock). */
     GstDaedalusDamageTracker damage;
@@ -549,9 +557,25 @@ fell_back (GstDaedalusFilter * self, const daedalus::FallbackNotice & notice)
   }
 }
 
+/* Posts a negotiation error with @message (transfer full), unless @what
+ * was refused last time already; FALSE. */
+static gboolean
+refuse (GstDaedalusFilter * self, const std::string & what, gchar * message,
+    const char *hint)
+{
+  FilterState & state = get_state (self);
+  if (state.refused != what) {
+    state.refused = what;
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", message), ("%s",
+            hint));
+  }
+  g_free (message);
+  return FALSE;
+}
+
 /* Makes sure a backend for the current setting, format, size and cost
  * exists; on failure posts an error naming the backend and the library's
- * reason. */
+ * reason, or the kernel no backend computes at the caps' bit depth. */
 static gboolean
 ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
 {
@@ -581,16 +605,27 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
   state.placement.clear ();
   set_active (self, std::nullopt, GST_DAEDALUS_DECIDED_BY_NONE);
 
+  const int depth = gst_daedalus_bit_depth (info);
+  if (!daedalus::any_backend_computes (request.job.kernel, depth)) {
+    return refuse (self, "kernel " + chosen_for, g_strdup_printf ("%s cannot "
+            "filter %s video with these settings: no backend computes %s "
+            "on %d-bit video yet.", GST_OBJECT_NAME (gst_element_get_factory
+                (GST_ELEMENT (self))), gst_video_format_to_string
+            (GST_VIDEO_INFO_FORMAT (info)), std::string (daedalus::kernel_name
+                (request.job.kernel)).c_str (), depth),
+        "Choose other settings, or convert the video to an 8-bit format.");
+  }
   GstDaedalusChoice choice = gst_daedalus_choose_backend (request);
+  if (!choice.unsupported.empty ()) {
+    return refuse (self, "setting " + chosen_for,
+        g_strdup (choice.unsupported.c_str ()),
+        "Set backend=auto or backend=cpu to run anyway.");
+  }
   if (!choice.backend) {
-    if (state.refused == request.setting)
-      return FALSE;
-    state.refused = request.setting;
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("The daedalus \"%s\" backend is not available: %s",
+    return refuse (self, "setting " + std::to_string (request.setting),
+        g_strdup_printf ("The daedalus \"%s\" backend is not available: %s",
             choice.setting_name.c_str (), choice.error.c_str ()),
-        ("Set backend=auto or backend=scalar to run anyway."));
-    return FALSE;
+        "Set backend=auto or backend=scalar to run anyway.");
   }
   std::shared_ptr<daedalus::Backend> backend = std::move (choice.backend);
   if (choice.may_fall_back) {
@@ -636,7 +671,26 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
     GstVideoInfo * in_info, GstCaps *, GstVideoInfo *)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
+  FilterState & state = get_state (self);
 
+  GstDaedalusBackend setting;
+  bool setting_explicit;
+  {
+    GstDaedalusObjectLock lock (self);
+    setting = state.setting;
+    setting_explicit = state.setting_explicit;
+  }
+  /* Outside the lock: it may log about $DAEDALUS_BACKEND. */
+  const daedalus::BackendKind settings_backend =
+      gst_daedalus_settings_backend (GST_ELEMENT (self),
+      GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category, setting,
+      setting_explicit);
+  {
+    GstDaedalusObjectLock lock (self);
+    state.bit_depth = gst_daedalus_bit_depth (in_info);
+    state.settings_backend = settings_backend;
+  }
+  /* The strongest settings, as the settings backend computes them. */
   reset_estimate (self);
   if (!ensure_backend (self, in_info))
     return FALSE;
@@ -814,7 +868,8 @@ gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
    * differs. */
   if (!gst_buffer_is_writable (*output))
     *output = gst_buffer_make_writable (gst_buffer_ref (*output));
-  gst_daedalus_damage_meta_add (*output, *estimate);
+  gst_daedalus_damage_meta_add (*output, klass->usable_estimate ?
+      klass->usable_estimate (self, *estimate) : *estimate);
   return ret;
 }
 
@@ -894,6 +949,16 @@ gst_daedalus_filter_run (GstDaedalusFilter * filter,
   return GST_FLOW_OK;
 }
 
+gboolean
+gst_daedalus_filter_computes (GstDaedalusFilter * filter,
+    daedalus::Kernel kernel)
+{
+  FilterState & state = get_state (filter);
+  GstDaedalusObjectLock lock (filter);
+  return daedalus::backend_computes (state.settings_backend, kernel,
+      state.bit_depth);
+}
+
 void
 gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass * klass)
 {
@@ -911,18 +976,35 @@ gst_daedalus_frame_view (const GstVideoFrame * frame)
 {
   daedalus::Frame view;
 
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+
   view.num_planes = GST_VIDEO_FRAME_N_COMPONENTS (frame) >= 3 ? 3 : 1;
   for (int c = 0; c < view.num_planes; c++) {
-    view.planes[c].data =
-        static_cast<uint8_t *> (GST_VIDEO_FRAME_COMP_DATA (frame, c));
-    view.planes[c].stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
-    view.planes[c].width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
-    view.planes[c].height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
-    view.planes[c].step = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+    daedalus::Plane & p = view.planes[c];
+    p.data = static_cast<uint8_t *> (GST_VIDEO_FRAME_COMP_DATA (frame, c));
+    p.stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
+    p.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
+    p.height = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
+    p.step = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+    p.bit_depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c);
+    p.lsb = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
   }
   if (view.num_planes == 3) {
-    view.chroma_shift_x = GST_VIDEO_FORMAT_INFO_W_SUB (frame->info.finfo, 1);
-    view.chroma_shift_y = GST_VIDEO_FORMAT_INFO_H_SUB (frame->info.finfo, 1);
+    view.chroma_shift_x = GST_VIDEO_FORMAT_INFO_W_SUB (finfo, 1);
+    view.chroma_shift_y = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, 1);
+  }
+  /* Interleaved chroma: the channels are the samples at byte 0 and one
+   * sample further in each pair, the first the one of the smaller component
+   * offset. GStreamer 1.22 says 1 for P010's V, half a 16-bit sample. */
+  if (view.num_planes == 3 && GST_VIDEO_FRAME_COMP_PLANE (frame, 1) ==
+      GST_VIDEO_FRAME_COMP_PLANE (frame, 2)) {
+    const bool u_first = GST_VIDEO_FRAME_COMP_POFFSET (frame, 1) <
+        GST_VIDEO_FRAME_COMP_POFFSET (frame, 2);
+    uint8_t *pair = static_cast<uint8_t *> (GST_VIDEO_FRAME_PLANE_DATA (frame,
+            GST_VIDEO_FRAME_COMP_PLANE (frame, 1)));
+    const int size = view.planes[1].bytes_per_sample ();
+    view.planes[1].data = pair + (u_first ? 0 : size);
+    view.planes[2].data = pair + (u_first ? size : 0);
   }
   return view;
 }

@@ -18,6 +18,7 @@
 #include <gst/video/gstvideofilter.h>
 
 #include "daedalus/backend.h"
+#include "daedalus/backend_capability.h"
 #include "daedalus/backend_choice.h"
 #include "daedalus/damage.h"
 #include "daedalus/frame.h"
@@ -72,6 +73,10 @@ G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter,
  *     deblock has filtered).
  * @shares_estimate: leaves its estimate on the buffers it filters, while
  *     auto, for the element above (deblock).
+ * @usable_estimate: the estimate as the element's settings take it (deblock:
+ *     without the dct ladder where its backend does not compute mode=dct at
+ *     the stream's bit depth), which it shares; NULL: as measured. Takes
+ *     the object lock itself.
  */
 struct _GstDaedalusFilterClass
 {
@@ -85,6 +90,8 @@ struct _GstDaedalusFilterClass
       const daedalus::DamageEstimate * estimate);
   gboolean takes_upstream_estimate;
   gboolean shares_estimate;
+  daedalus::DamageEstimate (*usable_estimate) (GstDaedalusFilter * filter,
+      const daedalus::DamageEstimate & estimate);
 };
 
 G_END_DECLS
@@ -100,6 +107,12 @@ G_END_DECLS
  * backend's message and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter * filter,
     const daedalus::Frame & dst, const daedalus::ConstFrame & src);
+
+/* Whether the backend the element's settings must fit (the one named, or
+ * for backend=auto the cpu backend it always has and falls back to)
+ * computes @kernel at the negotiated bit depth. Takes the object lock. */
+gboolean gst_daedalus_filter_computes (GstDaedalusFilter * filter,
+    daedalus::Kernel kernel);
 
 /* Makes the next frame start the damage estimate over (auto strength
  * turned on again: the frames since it was off were not measured). Call
@@ -118,7 +131,8 @@ void gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass *
 
 /* A view of a mapped frame's samples: components 0..2 (Y, U, V whatever the
  * plane order), with the frame's strides, offsets and pixel strides, so
- * GstVideoMeta layouts and NV12/NV21 interleaving come through. */
+ * GstVideoMeta layouts and NV12/NV21/P010 interleaving come through, and
+ * its bit depth and the position of a deeper sample's value (P010: 6). */
 daedalus::Frame gst_daedalus_frame_view (const GstVideoFrame * frame);
 
 /* Holds the object lock for a scope; never across a frame. */

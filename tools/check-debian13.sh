@@ -35,8 +35,9 @@ packages=$packages,gstreamer1.0-tools,gstreamer1.0-plugins-base
 packages=$packages,libgtest-dev,libhwy-dev,libvulkan-dev,glslang-tools
 packages=$packages,mesa-vulkan-drivers,vulkan-validationlayers
 
+# gst-tenbit_chain: P010's layout as GStreamer 1.26 describes it.
 tests="gst-plugin gst-deblock gst-deblock_vp9 gst-deblock_dct gst-cdef gst-mc
-  gst-auto_strength decision-cache
+  gst-auto_strength gst-tenbit_chain decision-cache
   deblock-simd cdef-simd mc-simd damage-simd
   gpu-deblock gpu-cdef gpu-mc gpu-runner shared-gpu hybrid"
 tests=$(echo $tests)

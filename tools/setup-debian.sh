@@ -2,7 +2,9 @@
 # Installs what daedalus needs on Debian 12 / Raspberry Pi OS bookworm and
 # builds it in ./build (configuring it on first use). Idempotent. The
 # decoders are for the README's example pipelines: H.264/MPEG-4/MPEG-2
-# (libav), AV1 and MPEG-TS (bad), MPEG-2 and AVI/MP4 demuxers (ugly, good).
+# (libav), AV1 and MPEG-TS (bad), MPEG-2 and AVI/MP4 demuxers (ugly, good);
+# the 10-bit file test (gst-tenbit_file) encodes HEVC Main10 with x265enc
+# (bad) and decodes it with avdec_h265 (libav).
 # python3-skimage: the demo's photograph (skimage/data/coffee.png) and the
 # quality benchmark's contents.
 set -eu

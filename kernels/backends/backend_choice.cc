@@ -30,12 +30,13 @@ void fill_trial_frame(Image& image) {
   for (int p = 0; p < f.num_planes; p++) {
     const Plane& plane = f.planes[p];
     for (int y = 0; y < plane.height; y++) {
-      uint8_t* row = plane.data + y * plane.stride;
       for (int x = 0; x < plane.width; x++) {
         const int v = 64 + (x + 2 * y) % 128 +
                       block_offset[((y >> 3) & 7) * 8 + ((x >> 3) & 7)] +
                       noise(gen);
-        row[x * plane.step] = uint8_t(std::clamp(v, 0, 255));
+        // The same picture at every depth.
+        set_value_at(plane, x, y,
+                     std::clamp(v, 0, 255) << (plane.bit_depth - 8));
       }
     }
   }
@@ -63,6 +64,13 @@ class TrialRunner {
     TrialCandidate c;
     c.figure.kind = kind;
     c.figure.gpu_share = kind == BackendKind::Hybrid ? options.gpu_share : 0;
+    const int depth = src_.frame().bit_depth();
+    if (!backend_computes(kind, job_.kernel, depth)) {
+      c.figure.why_not = "it does not compute " +
+                         std::string(kernel_name(job_.kernel)) + " on " +
+                         std::to_string(depth) + "-bit video yet";
+      return c;
+    }
     c.backend = seams_.create(kind, &c.figure.why_not, options);
     if (!c.backend) return c;
     // Creation (a device, for the gpu) counts against the budget, and so

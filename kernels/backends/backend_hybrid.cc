@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "backends/cpu/backend_dsp.h"
+#include "daedalus/backend_capability.h"
 #include "daedalus/thread_pool.h"
 #include "daedalus_config.h"
 #include "backends/gpu/gpu_bands.h"
@@ -82,7 +83,8 @@ class Hybrid final : public HybridBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(require_8bit(whole, "the hybrid backend"));
+    DAEDALUS_TRY(
+        require_computed(kind(), deblock_kernel(params.mode), whole));
     begin_frame();
     const Frame frame = deblock_grid_view(whole, params);
     // mode=dct is one phase by rows: the GPU's leading rows and the CPU's
@@ -128,7 +130,7 @@ class Hybrid final : public HybridBackend {
               const CdefParams& params) override {
     if (!cdef_params_valid(params))
       return Status::error("CDEF parameters out of range");
-    DAEDALUS_TRY(require_8bit(src, "the hybrid backend"));
+    DAEDALUS_TRY(require_computed(kind(), Kernel::Cdef, src));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     begin_frame();
     // Both sides read the whole source, so a band's 2-row margin needs
@@ -145,7 +147,7 @@ class Hybrid final : public HybridBackend {
             const McParams& params) override {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
-    DAEDALUS_TRY(require_8bit(src, "the hybrid backend"));
+    DAEDALUS_TRY(require_computed(kind(), Kernel::Mc, src));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     begin_frame();
     int rows[3];

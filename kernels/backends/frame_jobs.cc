@@ -27,6 +27,7 @@ FrameJob deblock_job(const DeblockParams& params) {
   else
     job.cost_key =
         grid + (params.bs == 4 ? " filter=strong" : " filter=normal");
+  job.kernel = deblock_kernel(params.mode);
   job.in_place = true;
   job.run = [params](Backend& b, const Frame& dst, const ConstFrame&) {
     return b.deblock(dst, params);
@@ -40,6 +41,7 @@ FrameJob cdef_job(const CdefParams& params) {
                  " sec=" + on_off(params.sec_strength) +
                  " uv-pri=" + on_off(params.uv_pri_strength) +
                  " uv-sec=" + on_off(params.uv_sec_strength);
+  job.kernel = Kernel::Cdef;
   job.run = [params](Backend& b, const Frame& dst, const ConstFrame& src) {
     return b.cdef(dst, src, params);
   };
@@ -50,6 +52,7 @@ FrameJob mc_job(const McParams& params) {
   FrameJob job;
   job.cost_key = "filter=" + std::string(mc_filter_name(params.filter)) +
                  " dx=" + mc_axis(params.dx) + " dy=" + mc_axis(params.dy);
+  job.kernel = Kernel::Mc;
   job.run = [params](Backend& b, const Frame& dst, const ConstFrame& src) {
     return b.mc(dst, src, params);
   };

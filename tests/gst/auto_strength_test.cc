@@ -2,13 +2,15 @@
 // strength"): on by default, clean input passed through, output equal to the
 // kernel library's estimate and settings frame by frame, a hand-set strength
 // honoured, the estimate observable (properties, element messages), resets
-// on flush and new caps, and a deblock ! cdef chain sharing one estimate.
+// on flush and new caps, a deblock ! cdef chain sharing one estimate, and
+// 10-bit coded input without mode=dct where it is not computed.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "daedalus/auto_strength.h"
 #include "daedalus/backend.h"
+#include "daedalus/backend_capability.h"
 #include "../kernels/util/dct_coded.h"
 #include "element_tests.h"
 #include "test_util.h"
@@ -398,6 +400,80 @@ GST_START_TEST(test_flush_caps_and_discont_reset) {
 }
 GST_END_TEST
 
+// `in8`'s picture (of `info8`) as 10-bit samples of `info10` (values times
+// 4), with random bits outside the values.
+GstBuffer* to_ten_bit(GstBuffer* in8, const GstVideoInfo& info8,
+                      const GstVideoInfo& info10, std::mt19937& gen) {
+  GstBuffer* out = gst_buffer_new_allocate(nullptr, info10.size, nullptr);
+  GstVideoFrame f8, f10;
+  fail_unless(gst_video_frame_map(&f8, &info8, in8, GST_MAP_READ));
+  fail_unless(gst_video_frame_map(&f10, &info10, out, GST_MAP_WRITE));
+  const Frame v8 = frame_view(f8), v10 = frame_view(f10);
+  for (int c = 0; c < v8.num_planes; c++)
+    for (int y = 0; y < v8.planes[c].height; y++)
+      for (int x = 0; x < v8.planes[c].width; x++)
+        set_sample(v10.planes[c], x, y, value_at(v8.planes[c], x, y) << 2,
+                   uint16_t(gen()));
+  gst_video_frame_unmap(&f10);
+  gst_video_frame_unmap(&f8);
+  return out;
+}
+
+// Coded 10-bit input through deblock ! cdef: the probe finds the rungs it
+// finds at 8 bits (it reads the top 8 bits), and where the cpu backend
+// (auto's) does not compute mode=dct at 10 bits, both elements take the
+// estimate at rung 0 (docs/spec.md "High bit depth", Decisions): deblock
+// in mode=h264 at the level's settings, CDEF at the level's too; where it
+// does, mode=dct as at 8 bits.
+GST_START_TEST(test_tenbit_coded_input_without_dct) {
+  const GstVideoInfo info8 = video_info("I420", 256, 144);
+  const GstVideoInfo info = video_info(__i__ ? "P010_10LE" : "I420_10LE",
+                                       256, 144);
+  const bool dct = backend_computes(BackendKind::Cpu, Kernel::DeblockDct, 10);
+  GstBus* bus;
+  GstHarness* h = harness_with_bus(
+      "daedalusdeblock name=d ! daedaluscdef name=c", &bus);
+  GstElement* deblock = gst_bin_get_by_name(GST_BIN(h->element), "d");
+  GstElement* cdef = gst_bin_get_by_name(GST_BIN(h->element), "c");
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(__i__);
+  LibraryEstimate lib;
+  int coded_frames = 0;
+  for (int q : {40, 40, 44, 44, 40, 46}) {
+    GstBuffer* in8 = blocky_buffer(info8, 0, 0, 0, 9);
+    code_luma(in8, info8, q, 3, 5);
+    GstBuffer* in = to_ten_bit(in8, info8, info, gen);
+    gst_buffer_unref(in8);
+    const DamageEstimate measured = lib.add(in, info);
+    coded_frames += measured.rung > 0;
+    const DamageEstimate e = dct ? measured : without_dct_ladder(measured);
+    const DeblockParams dp = auto_deblock_params(e);
+    const CdefParams cp = auto_cdef_params(e);
+    GstBuffer* deblocked = expected_output(in, info, deblock_with(dp), true);
+    GstBuffer* expected =
+        expected_output(deblocked, info, cdef_with(cp), false);
+    GstBuffer* out = push_and_pull(h, in);
+    fail_unless_equals_std_string(first_difference(expected, out, info), "");
+    gint mode;
+    g_object_get(deblock, "mode", &mode, nullptr);
+    fail_unless_equals_int(mode, int(dp.mode));
+    fail_unless(dct || dp.mode == DeblockMode::H264);
+    fail_unless_equals_int(int_property(deblock, "qp"), dp.qp);
+    fail_unless_equals_int(int_property(cdef, "pri-strength"),
+                           cp.pri_strength);
+    fail_unless_equals_int(int_property(cdef, "damping"), cp.damping);
+    gst_buffer_unref(out);
+    gst_buffer_unref(expected);
+    gst_buffer_unref(deblocked);
+  }
+  fail_unless(coded_frames >= 4, "a rung on only %d frames", coded_frames);
+  fail_unless(any_from_upstream(bus), "cdef never took deblock's estimate");
+  gst_object_unref(cdef);
+  gst_object_unref(deblock);
+  teardown_with_bus(h, bus);
+}
+GST_END_TEST
+
 // deblock ! cdef on frames with block steps of `step`: CDEF takes deblock's
 // estimate of the unfiltered frame (it would measure little blocking in
 // deblock's output), also at level 1, where deblock passes buffers through
@@ -491,6 +567,7 @@ Suite* auto_strength_suite() {
   tcase_add_test(tc, test_clean_input_passes_through);
   tcase_add_test(tc, test_output_follows_the_library_estimate);
   tcase_add_test(tc, test_coded_input_gets_mode_dct);
+  tcase_add_loop_test(tc, test_tenbit_coded_input_without_dct, 0, 2);
   tcase_add_test(tc, test_hand_set_strength_is_honoured);
   tcase_add_test(tc, test_estimate_is_posted);
   tcase_add_test(tc, test_flush_caps_and_discont_reset);

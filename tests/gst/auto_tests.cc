@@ -208,7 +208,7 @@ GST_START_TEST(test_auto_trial_then_cache) {
 
   GKeyFile* file = load_cache(path);
   const std::string group = entry(file);
-  fail_unless(group.find("I420 64x48") != std::string::npos, "%s",
+  fail_unless(group.find("I420 8-bit 64x48") != std::string::npos, "%s",
               group.c_str());
   for (const char* key : {"cpu", "threads", "gpu", "library", "backend",
                           "cpu-ms", "gpu-ms", "measured"})

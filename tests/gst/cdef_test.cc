@@ -41,6 +41,7 @@ const ElementSpec kSpec = {
                                        .uv_sec_strength = 0,
                                        .damping = 4});
                    }},
+    .kernel = Kernel::Cdef,
 };
 
 struct NoopCase {

@@ -33,6 +33,7 @@ const ElementSpec kSpec = {
                    "mode=dct shifts=2",
                    {0, 30, 51},
                    [](double qp) { return deblock_with(dct(int(qp), 2)); }},
+    .kernel = Kernel::DeblockDct,
 };
 
 // One format, every shift count, each at a qp of the spread (16: the

@@ -28,6 +28,7 @@ const ElementSpec kSpec = {
                    [](double level) {
                      return deblock_with(vp9(int(level), 1, 8));
                    }},
+    .kernel = Kernel::DeblockVp9,
 };
 
 Suite* daedalusdeblock_vp9_suite() { return element_suite(&kSpec); }

@@ -114,4 +114,18 @@ TEST_F(DecisionCache, AnotherMachineMisses) {
   EXPECT_TRUE(gst_daedalus_decision_cache_lookup(key_, &loaded));
 }
 
+// A decision for one bit depth is not one for another: the backends that
+// compute a kernel, and their speeds, differ.
+TEST_F(DecisionCache, AnotherBitDepthMisses) {
+  GstDaedalusDecision stored;
+  stored.figures = {figure(BackendKind::Cpu, 1)};
+  std::string error;
+  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error));
+  GstDaedalusDecisionKey deeper = key_;
+  deeper.bit_depth = 10;
+  GstDaedalusDecision loaded;
+  EXPECT_FALSE(gst_daedalus_decision_cache_lookup(deeper, &loaded));
+  EXPECT_TRUE(gst_daedalus_decision_cache_lookup(key_, &loaded));
+}
+
 }  // namespace

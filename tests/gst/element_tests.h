@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "daedalus/backend_capability.h"
 #include "test_util.h"
 
 namespace daedalus::gsttest {
@@ -52,6 +53,10 @@ struct ElementSpec {
   // (zero-copy frames, the buffer pool, the trial's GPU timing); the gpu and
   // hybrid backends must still give the reference's output (common).
   bool gpu_kernel = true;
+  // What `params` run: the capability table (backend_computes) says which
+  // backends must give the reference's output on 10-bit video and which
+  // must refuse it.
+  Kernel kernel = Kernel::DeblockH264;
 };
 
 // A suite with the common checks of `spec`, which must outlive it; each
@@ -63,6 +68,9 @@ TCase* gpu_tcase(const ElementSpec* spec);
 
 // Interlaced caps (part of element_suite()).
 TCase* interlace_tcase(const ElementSpec* spec);
+
+// 10-bit video (part of element_suite()).
+TCase* tenbit_tcase(const ElementSpec* spec);
 
 // A buffer too small for its caps (part of element_suite()).
 TCase* short_buffer_tcase(const ElementSpec* spec);

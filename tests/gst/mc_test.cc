@@ -30,6 +30,7 @@ const ElementSpec kSpec = {
                      return mc_with({.dx = dx, .filter = McFilter::Smooth});
                    }},
     .progressive_only = true,
+    .kernel = Kernel::Mc,
 };
 
 // Whole-sample shifts (also in subsampled chroma) copy samples: out(x, y) =

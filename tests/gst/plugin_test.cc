@@ -76,7 +76,8 @@ GST_START_TEST(test_element_metadata) {
   fail_unless_equals_int(gst_element_factory_get_num_pad_templates(factory),
                          2);
   const std::string video =
-      "format=(string){ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8 }, "
+      "format=(string){ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8, "
+      "I420_10LE, I422_10LE, Y444_10LE, P010_10LE }, "
       "width=(int)[1, MAX], height=(int)[1, MAX], "
       "framerate=(fraction)[0/1, MAX], interlace-mode=(string)";
   const std::string progressive = "video/x-raw, " + video + "progressive";

@@ -21,6 +21,19 @@ Frame frame_view(const GstVideoFrame& frame) {
     v.planes[c].width = GST_VIDEO_INFO_COMP_WIDTH(info, c);
     v.planes[c].height = GST_VIDEO_INFO_COMP_HEIGHT(info, c);
     v.planes[c].step = GST_VIDEO_INFO_COMP_PSTRIDE(info, c);
+    v.planes[c].bit_depth = GST_VIDEO_INFO_COMP_DEPTH(info, c);
+    v.planes[c].lsb = GST_VIDEO_FORMAT_INFO_SHIFT(info->finfo, c);
+  }
+  // Interleaved chroma (NV12, NV21, P010): the second channel of a pair is
+  // one sample after the first (GStreamer 1.22 says byte 1 for P010's V).
+  if (v.num_planes == 3 &&
+      GST_VIDEO_INFO_COMP_PLANE(info, 1) == GST_VIDEO_INFO_COMP_PLANE(info, 2)) {
+    for (int c = 1; c < 3; c++) {
+      const bool second = GST_VIDEO_INFO_COMP_POFFSET(info, c) != 0;
+      v.planes[c].data =
+          static_cast<uint8_t*>(frame.data[GST_VIDEO_INFO_COMP_PLANE(info, c)]) +
+          (second ? v.planes[c].bytes_per_sample() : 0);
+    }
   }
   if (v.num_planes == 3) {
     v.chroma_shift_x = GST_VIDEO_FORMAT_INFO_W_SUB(info->finfo, 1);
@@ -39,16 +52,19 @@ void fill_random(GstBuffer* buffer, std::mt19937& gen) {
 }
 
 // Samples made to exercise the filters: 4x4 blocks of random levels (edges
-// of every strength), a little noise inside them, clamped at 0 and 255, and
-// one sample in 32 an outlier of any value.
+// of every strength), a little noise inside them, clamped to the sample
+// range, and one sample in 32 an outlier of any value. A deeper sample's
+// bits outside its value are random: the element must ignore them.
 void fill_samples(GstBuffer* buffer, const GstVideoInfo& info,
                   std::mt19937& gen) {
   GstVideoFrame frame;
   fail_unless(gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE));
   const Frame v = frame_view(frame);
-  std::uniform_int_distribution<int> level(0, 255), noise(-3, 3), pick(0, 31);
   for (int c = 0; c < v.num_planes; c++) {
     const Plane& plane = v.planes[c];
+    const int scale = 1 << (plane.bit_depth - 8);
+    std::uniform_int_distribution<int> level(0, plane.max_value()),
+        noise(-3 * scale, 3 * scale), pick(0, 31);
     const int blocks_x = (plane.width + 3) / 4;
     std::vector<int> levels(blocks_x * ((plane.height + 3) / 4));
     for (int& l : levels) l = level(gen);
@@ -57,11 +73,17 @@ void fill_samples(GstBuffer* buffer, const GstVideoInfo& info,
         const int value = pick(gen) == 0
                               ? level(gen)
                               : levels[(y / 4) * blocks_x + x / 4] + noise(gen);
-        plane.at(x, y) = uint8_t(std::clamp(value, 0, 255));
+        set_sample(plane, x, y, std::clamp(value, 0, plane.max_value()),
+                   uint16_t(gen()));
       }
     }
   }
   gst_video_frame_unmap(&frame);
+}
+
+uint16_t stored_word(const Plane& p, int x, int y) {
+  return p.bit_depth > 8 ? uint16_t(p.at(x, y) | p.row(y)[x * p.step + 1] << 8)
+                         : p.at(x, y);
 }
 
 int plane_height(const GstVideoInfo& info, int plane) {
@@ -72,6 +94,42 @@ int plane_height(const GstVideoInfo& info, int plane) {
 }
 
 }  // namespace
+
+void set_sample(const Plane& p, int x, int y, int value, uint16_t outside) {
+  if (p.bit_depth == 8) {
+    p.at(x, y) = uint8_t(value);
+    return;
+  }
+  const uint16_t mask = uint16_t(p.max_value() << p.lsb);
+  const uint16_t word = uint16_t((value << p.lsb) | (outside & ~mask));
+  p.at(x, y) = uint8_t(word);
+  p.row(y)[x * p.step + 1] = uint8_t(word >> 8);
+}
+
+int outside_bits_set(GstBuffer* buffer, const GstVideoInfo& info,
+                     GstBuffer* unless_as_in) {
+  GstVideoFrame f, in;
+  fail_unless(gst_video_frame_map(&f, &info, buffer, GST_MAP_READ));
+  if (unless_as_in)
+    fail_unless(gst_video_frame_map(&in, &info, unless_as_in, GST_MAP_READ));
+  const Frame v = frame_view(f);
+  const Frame vin = unless_as_in ? frame_view(in) : v;
+  int count = 0;
+  for (int c = 0; c < v.num_planes; c++) {
+    const Plane& p = v.planes[c];
+    if (p.bit_depth == 8) continue;
+    const uint16_t mask = uint16_t(p.max_value() << p.lsb);
+    for (int y = 0; y < p.height; y++)
+      for (int x = 0; x < p.width; x++) {
+        const uint16_t word = stored_word(p, x, y);
+        if (unless_as_in && word == stored_word(vin.planes[c], x, y)) continue;
+        count += (word & ~mask) != 0;
+      }
+  }
+  if (unless_as_in) gst_video_frame_unmap(&in);
+  gst_video_frame_unmap(&f);
+  return count;
+}
 
 uint32_t seed() {
   static const uint32_t s = [] {
@@ -132,13 +190,15 @@ GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen) {
 GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
                                    std::mt19937& gen) {
   const int n_planes = GST_VIDEO_INFO_N_PLANES(&info);
+  // Whole samples, so that 16-bit ones stay aligned as GStreamer keeps them.
+  const int unit = GST_VIDEO_INFO_COMP_DEPTH(&info, 0) > 8 ? 2 : 1;
   gsize offsets[GST_VIDEO_MAX_PLANES] = {};
   gint strides[GST_VIDEO_MAX_PLANES] = {};
-  gsize size = 5;  // a gap before the first plane
+  gsize size = 5 * unit;  // a gap before the first plane
   for (int p = n_planes - 1; p >= 0; p--) {
-    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + row_padding;
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE(&info, p) + row_padding * unit;
     offsets[p] = size;
-    size += gsize(strides[p]) * plane_height(info, p) + 11;
+    size += gsize(strides[p]) * plane_height(info, p) + 11 * unit;
   }
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, size, nullptr);
   fill_random(buffer, gen);
@@ -185,6 +245,68 @@ GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
   return out;
 }
 
+GstBuffer* expected_chain_output(GstBuffer* in, const GstVideoInfo& info,
+                                 const DeblockParams& deblock,
+                                 const CdefParams& cdef, const McParams& mc) {
+  GstBuffer* deblocked = expected_output(in, info, deblock_with(deblock), true);
+  GstBuffer* cdefed = expected_output(
+      deblocked, info,
+      [cdef](Backend& b, const Frame& dst, const ConstFrame& src) {
+        return b.cdef(dst, src, cdef);
+      },
+      false);
+  GstBuffer* out = expected_output(
+      cdefed, info,
+      [mc](Backend& b, const Frame& dst, const ConstFrame& src) {
+        return b.mc(dst, src, mc);
+      },
+      false);
+  gst_buffer_unref(cdefed);
+  gst_buffer_unref(deblocked);
+  return out;
+}
+
+void expect_refused(GstHarness* h, const GstVideoInfo& info,
+                    const std::vector<std::string>& parts) {
+  GstBus* bus = gst_bus_new();
+  gst_element_set_bus(h->element, bus);
+  // Not gst_harness_set_src_caps(): it asserts that the caps are taken.
+  // A sticky event counts as pushed even when refused downstream.
+  GstCaps* caps = gst_video_info_to_caps(&info);
+  gst_harness_push_event(h, gst_event_new_caps(caps));
+  gst_caps_unref(caps);
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  gst_harness_push_event(h, gst_event_new_segment(&segment));
+  GstPad* sinkpad = gst_element_get_static_pad(h->element, "sink");
+  fail_if(gst_pad_has_current_caps(sinkpad), "%s caps accepted",
+          GST_VIDEO_INFO_NAME(&info));
+  gst_object_unref(sinkpad);
+  std::mt19937 gen = rng(0);
+  fail_unless_equals_int(gst_harness_push(h, random_buffer(info, gen)),
+                         GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int(gst_harness_buffers_received(h), 0);
+  fail_unless_equals_std_string(active_backend(h->element), "none");
+
+  GstMessage* msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+  fail_unless(msg != nullptr, "no error message");
+  GError* error = nullptr;
+  gst_message_parse_error(msg, &error, nullptr);
+  fail_unless(
+      g_error_matches(error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION));
+  const std::string text = error->message;
+  for (const std::string& part : parts)
+    fail_unless(text.find(part) != std::string::npos,
+                "the error \"%s\" does not say \"%s\"", text.c_str(),
+                part.c_str());
+  g_error_free(error);
+  gst_message_unref(msg);
+  fail_unless(gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) == nullptr,
+              "more than one error");
+  gst_element_set_bus(h->element, nullptr);
+  gst_object_unref(bus);
+}
+
 std::string first_difference(GstBuffer* expected, GstBuffer* actual,
                              const GstVideoInfo& info, int component) {
   GstVideoFrame e, a;
@@ -197,11 +319,13 @@ std::string first_difference(GstBuffer* expected, GstBuffer* actual,
     const Plane &pe = ve.planes[c], &pa = va.planes[c];
     for (int y = 0; y < pe.height && diff.empty(); y++) {
       for (int x = 0; x < pe.width; x++) {
-        if (pe.at(x, y) != pa.at(x, y)) {
+        if (stored_word(pe, x, y) != stored_word(pa, x, y)) {
           diff = "component " + std::to_string(c) + " at (" +
                  std::to_string(x) + ", " + std::to_string(y) +
-                 "): expected " + std::to_string(pe.at(x, y)) + ", got " +
-                 std::to_string(pa.at(x, y));
+                 "): expected " + std::to_string(value_at(pe, x, y)) +
+                 " (stored " + std::to_string(stored_word(pe, x, y)) +
+                 "), got " + std::to_string(value_at(pa, x, y)) +
+                 " (stored " + std::to_string(stored_word(pa, x, y)) + ")";
           break;
         }
       }

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "daedalus/backend.h"
 
@@ -51,6 +52,10 @@ namespace daedalus::gsttest {
 inline constexpr const char* kFormats[] = {"I420", "YV12", "Y42B", "Y444",
                                            "NV12", "NV21", "GRAY8"};
 inline constexpr int kNumFormats = G_N_ELEMENTS(kFormats);
+// docs/spec.md "High bit depth".
+inline constexpr const char* kTenBitFormats[] = {"I420_10LE", "I422_10LE",
+                                                 "Y444_10LE", "P010_10LE"};
+inline constexpr int kNumTenBitFormats = G_N_ELEMENTS(kTenBitFormats);
 
 // The run's seed: $DAEDALUS_TEST_SEED if set, else random; printed once so a
 // failure can be replayed.
@@ -67,8 +72,19 @@ GstCaps* video_caps(const char* format, int width, int height);
 // purpose): component 0 luma, 1 U, 2 V.
 Frame frame_view(const GstVideoFrame& frame);
 
+// Writes `value` as sample (x, y) of `p`; at 10 bits with `outside`'s bits
+// in the word's bits outside the value.
+void set_sample(const Plane& p, int x, int y, int value, uint16_t outside = 0);
+
+// How many 10-bit samples of `buffer` (mapped with `info`) have a bit set
+// outside their value; with `unless_as_in`, counting only the samples whose
+// word differs from that buffer's (those an in-place element wrote).
+int outside_bits_set(GstBuffer* buffer, const GstVideoInfo& info,
+                     GstBuffer* unless_as_in = nullptr);
+
 // Fills a frame of `info` (its GstVideoMeta honoured): random samples with
-// edges and flat areas, random bytes between them.
+// edges and flat areas, random bytes between them (and, at 10 bits, in each
+// sample's bits outside its value).
 void fill_frame(GstBuffer* buffer, const GstVideoInfo& info,
                 std::mt19937& gen);
 // A buffer in the default layout of `info` whose sample (x, y) of
@@ -78,8 +94,8 @@ GstBuffer* formula_buffer(const GstVideoInfo& info,
 // A buffer in the default layout of `info`, filled by fill_frame().
 GstBuffer* random_buffer(const GstVideoInfo& info, std::mt19937& gen);
 // The same kind of frame in a layout of its own, described by a GstVideoMeta:
-// every row `row_padding` bytes longer, planes in reverse order with gaps
-// between them.
+// every row `row_padding` samples longer (bytes at 8 bits, 16-bit words at
+// 10), planes in reverse order with gaps between them.
 GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
                                    std::mt19937& gen);
 
@@ -97,8 +113,22 @@ Reference deblock_with(const DeblockParams& params);
 GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
                            const Reference& reference, bool in_place);
 
+// The kernel library's deblock (in place), CDEF and MC in a row on `in`: a
+// daedalusdeblock ! daedaluscdef ! daedalusmc chain's output.
+GstBuffer* expected_chain_output(GstBuffer* in, const GstVideoInfo& info,
+                                 const DeblockParams& deblock,
+                                 const CdefParams& cdef, const McParams& mc);
+
+// Pushes caps of `info` and a buffer into `h`, whose element must refuse
+// both: no caps taken, NOT_NEGOTIATED, no buffer out, no backend active,
+// and one error on the element's bus (CORE NEGOTIATION) whose text holds
+// every one of `parts`.
+void expect_refused(GstHarness* h, const GstVideoInfo& info,
+                    const std::vector<std::string>& parts);
+
 // Empty when every sample of the two frames (mapped with `info`, their
-// GstVideoMeta honoured) is equal, in `component` or (-1) all of them; else
+// GstVideoMeta honoured) is equal, in `component` or (-1) all of them (at
+// 10 bits the whole stored word: the value and the bits outside it); else
 // the first difference, as text.
 std::string first_difference(GstBuffer* expected, GstBuffer* actual,
                              const GstVideoInfo& info, int component = -1);

@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "daedalus/backend_capability.h"
 #include "daedalus/thread_pool.h"
 
 namespace daedalus {
@@ -42,8 +43,9 @@ class DspBackend final : public Backend {
   Status deblock(const Frame& frame, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    if (params.mode == DeblockMode::Dct)
-      if (Status s = require_8bit(frame, "deblock mode=dct"); !s) return s;
+    if (Status s = require_computed(kind_, deblock_kernel(params.mode), frame);
+        !s)
+      return s;
     deblock_frame(deblock_, frame, params, pool());
     return Status::ok();
   }
@@ -52,6 +54,7 @@ class DspBackend final : public Backend {
               const CdefParams& params) override {
     if (!cdef_params_valid(params))
       return Status::error("CDEF parameters out of range");
+    if (Status s = require_computed(kind_, Kernel::Cdef, src); !s) return s;
     cdef_frame(cdef_, dst, src, params, pool());
     return Status::ok();
   }
@@ -60,6 +63,7 @@ class DspBackend final : public Backend {
             const McParams& params) override {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
+    if (Status s = require_computed(kind_, Kernel::Mc, src); !s) return s;
     mc_frame(mc_, dst, src, params, pool());
     return Status::ok();
   }

@@ -43,9 +43,10 @@ class Backend {
 };
 
 // Ok for an 8-bit frame; for a deeper one an error saying that `what` (a
-// kernel on a backend) does not compute it yet (docs/spec.md "High bit
-// depth": on the scalar and cpu backends CDEF, MC and deblock mode=h264 and
-// vp9 do).
+// kernel on a backend) does not compute it yet. The gpu backend's checks
+// until its 10-bit kernels land; every other backend asks the capability
+// table (backend_capability.h: require_computed), which is what the
+// elements and backend=auto go by.
 inline Status require_8bit(const ConstFrame& frame, const char* what) {
   if (frame.bit_depth() <= 8) return Status::ok();
   return Status::error(std::string(what) +

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "daedalus/backend.h"
+#include "daedalus/backend_capability.h"
 #include "daedalus/image.h"
 
 namespace daedalus {
@@ -22,6 +23,9 @@ struct FrameJob {
   // The settings that change the cost, as "name=value" words; part of the
   // key a decision is cached under.
   std::string cost_key;
+  // What it runs: a trial measures only the backends that compute it at
+  // the frame's bit depth (backend_computes).
+  Kernel kernel = Kernel::DeblockH264;
   bool in_place = false;  // dst is src (deblock): every call needs fresh input
   std::function<Status(Backend&, const Frame& dst, const ConstFrame& src)> run;
 };
@@ -59,7 +63,9 @@ struct TrialSeams {
 };
 
 // Measures the cpu backend (scalar where there is none) and, when
-// `spec.gpu`, the gpu backend and then the hybrid one, splitting rows in
+// `spec.gpu`, the gpu backend and then the hybrid one (each only where it
+// computes the job's kernel at the format's bit depth; else its figure says
+// why not), splitting rows in
 // proportion to the other two's speeds. Each gets an equal part of what is
 // left of the budget once it exists, and an untimed warm-up call (which
 // pays for pipeline compilation); then at least three timed calls while the
