@@ -32,8 +32,8 @@ int leading(double share, int size) {
 
 // Deblock's pass 2: the GPU's leading luma columns, a multiple of 8 unless
 // the whole row, so that every plane's band ends on a 32-bit word (chroma:
-// 4 planar samples, or 2 NV12 pairs) and the GPU never writes a word the
-// CPU also writes.
+// 4 planar samples, or 2 NV12 pairs; at 10 bits twice the bytes) and the
+// GPU never writes a word the CPU also writes.
 int leading_columns(double share, int width) {
   const int c = int(std::lround(share * width / 8)) * 8;
   return share >= 1.0 || c >= width ? width : c;
@@ -82,7 +82,8 @@ class Hybrid final : public HybridBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(require_8bit(whole, "the hybrid backend"));
+    if (params.mode == DeblockMode::Dct)
+      DAEDALUS_TRY(require_8bit(whole, "deblock mode=dct on the hybrid backend"));
     begin_frame();
     const Frame frame = deblock_grid_view(whole, params);
     // mode=dct is one phase by rows: the GPU's leading rows and the CPU's
@@ -128,7 +129,6 @@ class Hybrid final : public HybridBackend {
               const CdefParams& params) override {
     if (!cdef_params_valid(params))
       return Status::error("CDEF parameters out of range");
-    DAEDALUS_TRY(require_8bit(src, "the hybrid backend"));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     begin_frame();
     // Both sides read the whole source, so a band's 2-row margin needs
@@ -145,7 +145,6 @@ class Hybrid final : public HybridBackend {
             const McParams& params) override {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
-    DAEDALUS_TRY(require_8bit(src, "the hybrid backend"));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     begin_frame();
     int rows[3];
