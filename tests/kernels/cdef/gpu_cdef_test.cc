@@ -95,8 +95,8 @@ class GpuCdef : public test::GpuTest {
 // Every (pri, sec, damping) of luma and every (uv-pri, uv-sec, damping) of
 // chroma: for each damping, the 80 (pri, sec) pairs, each with a chroma pair
 // from a permutation of them (27 is prime to 80), formats of both depths and
-// content rotating; at 10 bits every pair comes once more, with another
-// chroma pair. 19x17: whole blocks beside right and bottom remainders.
+// content rotating (at 10 bits over a third of the 320: every strength and
+// damping). 19x17: whole blocks beside right and bottom remainders.
 TEST_F(GpuCdef, EveryStrengthAndDamping) {
   std::mt19937 gen = test::rng(1);
   const std::vector<PixelFormat> formats = test::all_pixel_formats();
@@ -108,12 +108,6 @@ TEST_F(GpuCdef, EveryStrengthAndDamping) {
       Image src(formats[n % formats.size()], 19, 17, n % 3);
       fill_content(src, gen, n / 7);
       expect_exact(src, p, n % 4);
-      if (HasFailure()) return;
-      const int k = (i * 53 + 11) % 80;
-      const CdefParams q = {i / 5, i % 5, k / 5, k % 5, damping};
-      Image deep(kTenBitPixelFormats[n % 4], 19, 17, n % 3);
-      fill_content(deep, gen, n / 5);
-      expect_exact(deep, q, n % 4);
       if (HasFailure()) return;
     }
   }
@@ -241,7 +235,6 @@ TEST_F(GpuCdef, FullHd) {
   } cases[] = {
       {PixelFormat::I420, {4, 1, 4, 1, 3}, 2},
       {PixelFormat::NV12, {11, 3, 6, 2, 5}, 0},
-      {PixelFormat::P010_10LE, {9, 2, 5, 3, 4}, 1},
   };
   for (const auto& c : cases) {
     Image src(c.format, 1920, 1080);

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,6 +66,21 @@ inline void fill_padding_blocky(Image& image) {
         if (at < ptrdiff_t(sample.size()) && !sample[size_t(at)])
           base[at] = uint8_t(100 + 12 * ((y / 4) & 1));
       }
+}
+
+// Flat blocks `jump` apart (in 8-bit units), with noise up to VP9's flat
+// bound (1, or 4 at 10 bits: the wide filters run on some lines and not on
+// others); 10-bit samples with random bits outside their values.
+inline void fill_flat_blocks(Image& image, std::mt19937& gen, int block,
+                             int jump) {
+  const int cs = image.frame().bit_depth() - 8;
+  const int base = int(gen() % ((256 - jump) << cs));
+  test::fill(image, [&](int, int x, int y) {
+    return std::min(base + ((x / block + y / block) % 2) * (jump << cs) +
+                        int(gen() % ((1 << cs) + 1)),
+                    (256 << cs) - 1);
+  });
+  test::set_outside_bits(image, gen);
 }
 
 class GpuDeblockTest : public test::GpuTest {
