@@ -11,8 +11,8 @@ constexpr bool kTenBit[4][5] = {
     //          h264   vp9    dct    cdef   mc
     /* scalar */ {true, true, false, true, true},
     /* cpu    */ {true, true, false, true, true},
-    /* gpu    */ {false, false, false, false, false},
-    /* hybrid */ {false, false, false, false, false},
+    /* gpu    */ {true, true, false, true, true},
+    /* hybrid */ {true, true, false, true, true},
 };
 
 }  // namespace

@@ -33,8 +33,8 @@ int leading(double share, int size) {
 
 // Deblock's pass 2: the GPU's leading luma columns, a multiple of 8 unless
 // the whole row, so that every plane's band ends on a 32-bit word (chroma:
-// 4 planar samples, or 2 NV12 pairs) and the GPU never writes a word the
-// CPU also writes.
+// 4 planar samples, or 2 NV12 pairs; at 10 bits twice the bytes) and the
+// GPU never writes a word the CPU also writes.
 int leading_columns(double share, int width) {
   const int c = int(std::lround(share * width / 8)) * 8;
   return share >= 1.0 || c >= width ? width : c;

@@ -89,12 +89,14 @@ void FrameStager::place(Slot& slot) {
   g.width = first.width;
   g.height = first.height;
   g.step = slot.count;  // a lone channel of interleaved chroma is staged planar
-  const int64_t row_bytes = int64_t(g.width) * g.step;
+  g.bit_depth = first.bit_depth;
+  g.lsb = first.lsb;
+  const int64_t row_bytes = int64_t(g.width) * g.step * g.bytes();
 
   // In place needs the samples of a row to be contiguous (a lone channel of
   // interleaved chroma is not) and, for outputs, whole aligned words per row
   // that no other output shares.
-  const bool contiguous = slot.count == 2 || first.step == 1;
+  const bool contiguous = slot.count == 2 || first.step == g.bytes();
   const int64_t tail = slot.write ? round_up(row_bytes, 4) : row_bytes;
   if (in_place_ && contiguous && g.width > 0 && g.height > 0 &&
       first.stride > 0 &&
@@ -137,7 +139,7 @@ bool FrameStager::overlaps_output(const Slot& slot, const Buffer* buffer,
     if (&other == &slot || !other.write || other.zero_copy != buffer) continue;
     const GpuPlane& g = other.gpu;
     const int64_t other_end = g.offset + int64_t(g.height - 1) * g.stride +
-                              round_up(int64_t(g.width) * g.step, 4);
+                              round_up(int64_t(g.width) * g.step * g.bytes(), 4);
     if (begin < other_end && g.offset < end) return true;
   }
   return false;
@@ -175,14 +177,16 @@ Status FrameStager::upload() {
     if (!slot.read) continue;
     uint8_t* dst = staging->data() + slot.staged_offset;
     const ConstPlane& p = slot.planes[0];
+    const size_t size = size_t(g.bytes());
     for (int y = w.row_begin; y < w.row_end; y++, dst += g.stride) {
       if (slot.count == 2)
         std::memcpy(dst, lower_address(p.row(y), slot.planes[1].row(y)),
-                    size_t(w.columns) * 2);
-      else if (p.step == 1)
-        std::memcpy(dst, p.row(y), size_t(w.columns));
+                    size_t(w.columns) * 2 * size);
+      else if (size_t(p.step) == size)
+        std::memcpy(dst, p.row(y), size_t(w.columns) * size);
       else
-        for (int x = 0; x < w.columns; x++) dst[x] = p.at(x, y);
+        for (int x = 0; x < w.columns; x++)
+          std::memcpy(dst + x * size, &p.at(x, y), size);
     }
   }
   if (upload_) DAEDALUS_TRY(upload_->flush());
@@ -203,14 +207,16 @@ Status FrameStager::download() {
     if (!readback_ || w.row_end == w.row_begin) continue;
     const uint8_t* src = readback_->data() + slot.staged_offset;
     const Plane& p = slot.writable[0];
+    const size_t size = size_t(g.bytes());
     for (int y = w.row_begin; y < w.row_end; y++, src += g.stride) {
       if (slot.count == 2)
         std::memcpy(lower_address(p.row(y), slot.writable[1].row(y)), src,
-                    size_t(w.columns) * 2);
-      else if (p.step == 1)
-        std::memcpy(p.row(y), src, size_t(w.columns));
+                    size_t(w.columns) * 2 * size);
+      else if (size_t(p.step) == size)
+        std::memcpy(p.row(y), src, size_t(w.columns) * size);
       else
-        for (int x = 0; x < w.columns; x++) p.at(x, y) = src[x];
+        for (int x = 0; x < w.columns; x++)
+          std::memcpy(&p.at(x, y), src + x * size, size);
     }
   }
   return Status::ok();

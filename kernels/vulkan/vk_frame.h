@@ -19,7 +19,7 @@ namespace daedalus::vk {
 class Context;
 
 // A plane, or an interleaved pair of chroma planes, as a shader addresses it:
-// `height` rows of `width * step` bytes in `buffer`.
+// `height` rows of `width * step` samples of bytes() bytes in `buffer`.
 struct GpuPlane {
   VkBuffer buffer = VK_NULL_HANDLE;
   int32_t offset =
@@ -28,6 +28,11 @@ struct GpuPlane {
   int32_t width = 0;   // samples per channel
   int32_t height = 0;
   int32_t step = 1;  // interleaved channels: 1, or 2 for a chroma pair
+  int32_t bit_depth = 8;  // 8: bytes; 10: 16-bit words (frame.h)
+  int32_t lsb = 0;        // the value's lowest bit in its word (P010: 6)
+
+  int32_t bytes() const { return bit_depth > 8 ? 2 : 1; }
+  int32_t row_bytes() const { return width * step * bytes(); }
 };
 
 // The frame planes one dispatch covers: plane `first`, and with count 2 also

@@ -11,9 +11,10 @@
 // unavailable samples (outside the plane, judged on each sample's own
 // coordinates) marked NONE. The 16 invocations of a block search its
 // direction, one direction and half of the lines each; then every
-// invocation writes whole 32-bit words: one luma word (4 samples of a block
-// row), then its share of the chroma words (an NV12/NV21 word holds 2 U and
-// 2 V samples of one block).
+// invocation writes whole 32-bit words: the luma words of 4 samples of a
+// block row (one word at 8 bits, two at 10), then its share of the chroma
+// words (an NV12/NV21 word holds 2 U and 2 V samples of one block, a P010
+// word one of each).
 
 #include "cdef_tile.h"
 
@@ -24,6 +25,10 @@ layout(local_size_x = CDEF_LOCAL_X, local_size_y = CDEF_LOCAL_Y) in;
 layout(constant_id = 0) const int SSX = 1;
 layout(constant_id = 1) const int SSY = 1;
 layout(constant_id = 2) const int C_STEP = 1;
+layout(constant_id = 3) const int DEPTH = 8;  // samples.h
+layout(constant_id = 4) const int LSB = 0;
+
+#include "samples.h"
 
 // Staged chroma planes: C_ROWS x C_PITCH each, two at a time when
 // subsampled, else one (CDEF_CHROMA_INTS holds either).
@@ -33,7 +38,7 @@ const int C_PITCH = C_TILE_W + 2 * CDEF_HALO;
 const int C_ROWS = C_TILE_H + 2 * CDEF_HALO;
 const int C_PLANE = C_PITCH * C_ROWS;
 const int PASS_GROUPS = SSX + SSY != 0 ? 2 : 1;
-const int C_WORDS_LOG2 = CDEF_TILE_W_LOG2 - SSX + (C_STEP - 1) - 2;
+const int C_WORDS_LOG2 = CDEF_TILE_W_LOG2 - SSX + (C_STEP - 1) - UNITS_LOG2;
 const int C_ROWS_LOG2 = CDEF_TILE_H_LOG2 - SSY;
 
 layout(set = 0, binding = 0, std430) readonly buffer LumaSrc { uint luma_src[]; };
@@ -47,7 +52,7 @@ layout(push_constant, std430) uniform Push {
 
 // An unavailable tap: it adds nothing to the sum (constrain() of a
 // difference this large is 0 for every strength and shift), nothing to the
-// minimum, and nothing to the maximum once masked to 8 bits (0 <= px).
+// minimum, and nothing to the maximum once masked to DEPTH bits (0 <= px).
 const int NONE = 0x10000;
 
 shared int s_px[CDEF_LUMA_INTS + CDEF_CHROMA_INTS];  // luma, then chroma
@@ -77,12 +82,13 @@ const ivec4 kLineJ[8] = ivec4[8](
 // 840 / samples on the line.
 const int kDiv[9] = int[9](0, 840, 420, 280, 210, 168, 140, 120, 105);
 
+// The value of the sample at byte `address`.
 int read_luma(int address) {
-  return int(luma_src[address >> 2] >> (8 * (address & 3))) & 0xff;
+  return unit_value(luma_src[address >> 2], (address & 3) >> (BYTES - 1));
 }
 
 int read_chroma(int address) {
-  return int(chroma_src[address >> 2] >> (8 * (address & 3))) & 0xff;
+  return unit_value(chroma_src[address >> 2], (address & 3) >> (BYTES - 1));
 }
 
 // s_px index of a tile sample: luma, or staged chroma plane `slot`.
@@ -107,7 +113,8 @@ int adjust_strength(int strength, int var) {
 }
 
 // One block's filter: strengths, shifts, weights and the taps' offsets in
-// s_px (each tap is read at +offset and -offset).
+// s_px (each tap is read at +offset and -offset). Strengths and damping come
+// shifted by CS; the primary weights take the parity of the unshifted pri.
 struct Taps {
   int pri, sec, pri_shift, sec_shift, pri_w0, pri_w1;
   int p0, p1, s0, s1, s2, s3;
@@ -124,7 +131,7 @@ Taps make_taps(int pri, int sec, int dir, int damping, int pitch) {
   t.sec = sec;
   t.pri_shift = pri != 0 ? max(0, damping - findMSB(pri)) : 0;
   t.sec_shift = sec != 0 ? max(0, damping - findMSB(sec)) : 0;
-  t.pri_w0 = 4 - (pri & 1);
+  t.pri_w0 = 4 - ((pri >> CS) & 1);
   t.pri_w1 = (t.pri_w0 & 3) | 2;
   t.p0 = tap_offset(dir, 0, pitch);
   t.p1 = tap_offset(dir, 1, pitch);
@@ -141,7 +148,7 @@ void tap_pair(int c, int offset, int px, int strength, int shift, int weight,
   sum += weight * (constrain(a - px, strength, shift) +
                    constrain(b - px, strength, shift));
   lo = min(lo, min(a, b));
-  hi = max(hi, max(a & 0xff, b & 0xff));
+  hi = max(hi, max(a & MAXV, b & MAXV));
 }
 
 // The filtered sample at s_px[c], or the sample itself when both strengths
@@ -192,7 +199,8 @@ void main() {
       const int x = x0 - CDEF_HALO + c;
       const bool inside = x >= 0 && y >= 0 && x < pc.width && y < pc.height;
       s_px[r * CDEF_PITCH + c] =
-          inside ? read_luma(pc.luma_src_offset + y * pc.luma_src_stride + x)
+          inside ? read_luma(pc.luma_src_offset + y * pc.luma_src_stride +
+                             x * BYTES)
                  : NONE;
     }
   }
@@ -219,10 +227,10 @@ void main() {
           const int j = lj.x * k + lj.y * n + lj.z;
           if (uint(i) < 8u && uint(j) < 8u) {
             const int c = base + i * CDEF_PITCH + j;
-            sum += s_px[c] - 128;
+            sum += (s_px[c] >> CS) - 128;
             count++;
             if (paired) {
-              sum += s_px[c + neighbour] - 128;
+              sum += (s_px[c + neighbour] >> CS) - 128;
               count++;
             }
           }
@@ -252,7 +260,7 @@ void main() {
   memoryBarrierShared();
   barrier();
 
-  // Luma: word t & 31 (samples 4 (t & 31) .. + 3) of tile row t >> 5.
+  // Luma: samples 4 (t & 31) .. + 3 of tile row t >> 5, in BYTES words.
   {
     const int col = (t & ((1 << CDEF_WORDS_LOG2) - 1)) * 4;
     const int row = t >> CDEF_WORDS_LOG2;
@@ -261,29 +269,32 @@ void main() {
       const int b = ((row >> 3) << CDEF_BLOCKS_X_LOG2) + (col >> 3);
       int pri = 0, sec = 0, dir = 0;
       if (whole_block(bx0 + (col >> 3), by0 + (row >> 3))) {
-        pri = adjust_strength(pc.pri_strength, s_var[b]);
-        sec = pc.sec_strength;
+        pri = adjust_strength(pc.pri_strength << CS, s_var[b]);
+        sec = pc.sec_strength << CS;
         dir = pc.pri_strength > 0 ? s_dir[b] : 0;
       }
-      const Taps taps = make_taps(pri, sec, dir, pc.damping, CDEF_PITCH);
-      const int word = (pc.luma_dst_offset + y * pc.luma_dst_stride + x) >> 2;
-      // The last word of a row may reach into the row's padding: those
-      // bytes are written back as they were.
-      const uint old = x + 4 > pc.width ? luma_dst[word] : 0u;
-      uint packed = 0u;
-      for (int q = 0; q < 4; q++) {
-        const int v = x + q < pc.width ? filter_px(luma_at(row, col + q), taps)
-                                       : int(old >> (8 * q)) & 0xff;
-        packed |= uint(v) << (8 * q);
+      const Taps taps = make_taps(pri, sec, dir, pc.damping + CS, CDEF_PITCH);
+      for (int h = 0; h < BYTES; h++) {
+        const int xw = x + h * UNITS;  // the word's first sample
+        if (xw >= pc.width) break;
+        const int word =
+            (pc.luma_dst_offset + y * pc.luma_dst_stride + xw * BYTES) >> 2;
+        // The last word of a row may reach into the row's padding: those
+        // bytes are written back as they were.
+        uint packed = xw + UNITS > pc.width ? luma_dst[word] : 0u;
+        for (int q = 0; q < UNITS; q++)
+          if (xw + q < pc.width)
+            packed = set_unit_value(
+                packed, q, filter_px(luma_at(row, xw - x0 + q), taps));
+        luma_dst[word] = packed;
       }
-      luma_dst[word] = packed;
     }
   }
 
-  // Chroma, in passes of PASS_GROUPS groups: words of 4 bytes in rows of
-  // C_TILE_W * C_STEP bytes. Blocks are 4 or 8 samples wide, so a word
+  // Chroma, in passes of PASS_GROUPS groups: words of UNITS units in rows of
+  // C_TILE_W * C_STEP units. Blocks are 4 or 8 samples wide, so a word
   // never spans two of them.
-  const int row_bytes = pc.chroma_width * C_STEP;
+  const int row_units = pc.chroma_width * C_STEP;
   for (int g0 = 0; g0 < pc.chroma_groups; g0 += PASS_GROUPS) {
     const int groups = min(PASS_GROUPS, pc.chroma_groups - g0);
     if (g0 > 0) {  // the previous pass has read its planes
@@ -294,7 +305,7 @@ void main() {
     for (int s = 0; s < groups * C_STEP; s++) {
       const bool first = g0 + (s >> (C_STEP - 1)) == 0;
       const int offset = (first ? pc.c0_src_offset : pc.c1_src_offset) +
-                         (s & (C_STEP - 1));
+                         (s & (C_STEP - 1)) * BYTES;
       const int stride = first ? pc.c0_src_stride : pc.c1_src_stride;
       for (int r = r0; r < C_ROWS; r += CDEF_INVOCATIONS >> 5) {
         const int y = cy0 - CDEF_HALO + r;
@@ -303,7 +314,8 @@ void main() {
           const bool inside = x >= 0 && y >= 0 && x < pc.chroma_width &&
                               y < pc.chroma_height;
           s_px[CDEF_LUMA_INTS + s * C_PLANE + r * C_PITCH + c] =
-              inside ? read_chroma(offset + y * stride + x * C_STEP) : NONE;
+              inside ? read_chroma(offset + y * stride + x * C_STEP * BYTES)
+                     : NONE;
         }
       }
     }
@@ -315,33 +327,32 @@ void main() {
       const int slot_group = i >> (C_WORDS_LOG2 + C_ROWS_LOG2);
       const bool first = g0 + slot_group == 0;
       const int r = (i >> C_WORDS_LOG2) & ((1 << C_ROWS_LOG2) - 1);
-      const int b0 = (i & ((1 << C_WORDS_LOG2) - 1)) * 4;  // byte in the row
-      const int cy = cy0 + r, cb = cx0 * C_STEP + b0;
-      if (cy >= pc.chroma_height || cb >= row_bytes) continue;
+      const int u0 = (i & ((1 << C_WORDS_LOG2) - 1)) * UNITS;  // tile unit
+      const int cy = cy0 + r, cu = cx0 * C_STEP + u0;
+      if (cy >= pc.chroma_height || cu >= row_units) continue;
 
-      const int bx = (b0 >> (C_STEP - 1)) >> (3 - SSX), by = r >> (3 - SSY);
+      const int bx = (u0 >> (C_STEP - 1)) >> (3 - SSX), by = r >> (3 - SSY);
       int pri = 0, sec = 0, dir = 0;
       if (whole_chroma_block(bx0 + bx, by0 + by)) {
         const int d = s_dir[(by << CDEF_BLOCKS_X_LOG2) + bx];
-        pri = pc.uv_pri_strength;
-        sec = pc.uv_sec_strength;
+        pri = pc.uv_pri_strength << CS;
+        sec = pc.uv_sec_strength << CS;
         dir = pri > 0 ? (SSX == 1 && SSY == 0 ? kDir422[d] : d) : 0;
       }
-      const Taps taps = make_taps(pri, sec, dir, pc.damping - 1, C_PITCH);
+      const Taps taps =
+          make_taps(pri, sec, dir, pc.damping - 1 + CS, C_PITCH);
       const int word = ((first ? pc.c0_dst_offset : pc.c1_dst_offset) +
                         cy * (first ? pc.c0_dst_stride : pc.c1_dst_stride) +
-                        cb) >> 2;
-      const uint old = cb + 4 > row_bytes ? chroma_dst[word] : 0u;
-      uint packed = 0u;
-      for (int q = 0; q < 4; q++) {
-        // Byte b0 + q: channel (b0 + q) & 1 of an interleaved pair.
-        const int byte = b0 + q;
-        const int slot = slot_group * C_STEP + (byte & (C_STEP - 1));
-        const int v =
-            cb + q < row_bytes
-                ? filter_px(chroma_at(slot, r, byte >> (C_STEP - 1)), taps)
-                : int(old >> (8 * q)) & 0xff;
-        packed |= uint(v) << (8 * q);
+                        cu * BYTES) >> 2;
+      uint packed = cu + UNITS > row_units ? chroma_dst[word] : 0u;
+      for (int q = 0; q < UNITS; q++) {
+        // Unit u0 + q: channel (u0 + q) & 1 of an interleaved pair.
+        const int unit = u0 + q;
+        const int slot = slot_group * C_STEP + (unit & (C_STEP - 1));
+        if (cu + q < row_units)
+          packed = set_unit_value(
+              packed, q,
+              filter_px(chroma_at(slot, r, unit >> (C_STEP - 1)), taps));
       }
       chroma_dst[word] = packed;
     }

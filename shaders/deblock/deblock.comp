@@ -26,6 +26,13 @@ layout(constant_id = 0) const int PASS = 1;    // 1: vertical edges, 2: horizont
 layout(constant_id = 1) const int STEP = 1;    // 1, or 2 for an interleaved pair
 layout(constant_id = 2) const int LUMA = 1;    // the luma filter, else chroma
 layout(constant_id = 3) const int GATHER = 1;  // else runs
+layout(constant_id = 4) const int DEPTH = 8;   // samples.h
+layout(constant_id = 5) const int LSB = 0;
+
+// Samples are units of words (samples.h). A dispatch writes every sample of
+// the plane, its bits outside the value 0 (docs/spec.md "Decisions": what
+// deblock writes); a row's padding units are copied as they are.
+#include "samples.h"
 
 layout(set = 0, binding = 0, std430) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1, std430) buffer Dst { uint dst[]; };
@@ -51,8 +58,8 @@ void filter_edge(inout int v[8], bool valid) {
     if (pc.bs < 4) {
       const int tc = tc0 + 1;
       const int delta = clamp((((q0 - p0) << 2) + (p1 - q1) + 4) >> 3, -tc, tc);
-      v[3] = on ? clamp(p0 + delta, 0, 255) : p0;
-      v[4] = on ? clamp(q0 - delta, 0, 255) : q0;
+      v[3] = on ? clamp(p0 + delta, 0, MAXV) : p0;
+      v[4] = on ? clamp(q0 - delta, 0, MAXV) : q0;
     } else {
       v[3] = on ? (2 * p1 + p0 + q1 + 2) >> 2 : p0;
       v[4] = on ? (2 * q1 + q0 + p1 + 2) >> 2 : q0;
@@ -66,8 +73,8 @@ void filter_edge(inout int v[8], bool valid) {
     const int tc = tc0 + int(ap) + int(aq);
     const int delta = clamp((((q0 - p0) << 2) + (p1 - q1) + 4) >> 3, -tc, tc);
     const int avg = (p0 + q0 + 1) >> 1;
-    v[3] = on ? clamp(p0 + delta, 0, 255) : p0;
-    v[4] = on ? clamp(q0 - delta, 0, 255) : q0;
+    v[3] = on ? clamp(p0 + delta, 0, MAXV) : p0;
+    v[4] = on ? clamp(q0 - delta, 0, MAXV) : q0;
     v[2] = on && ap ? p1 + clamp((p2 + avg - (p1 << 1)) >> 1, -tc0, tc0) : p1;
     v[5] = on && aq ? q1 + clamp((q2 + avg - (q1 << 1)) >> 1, -tc0, tc0) : q1;
     return;
@@ -96,31 +103,41 @@ int luma_q1(int p1, int p0, int q0, int q1, int q2, bool valid) {
              ? q1 + clamp((q2 + avg - (q1 << 1)) >> 1, -tc0, tc0) : q1;
 }
 
-int get_byte(uint word, int b) { return int(bitfieldExtract(word, 8 * b, 8)); }
+// Unit i of a word: its value when `inside` the row, else (padding) raw.
+int get_unit(uint word, int i, bool inside) {
+  return inside ? unit_value(word, i) : unit_raw(word, i);
+}
+
+uint put_unit(uint word, int i, int v, bool inside) {
+  return inside ? set_unit_value(word, i, v) : set_unit_raw(word, i, v);
+}
 
 // ------------------------------------------------------------------ gather
 
-// An item owns samples 4 j .. 4 j + 3 along the pass's axis: pass 1 the STEP
-// words holding them in row y, pass 2 rows 4 j .. 4 j + 3 of word column wx.
-// Only edges at 4 j and 4 j + 4 write into them (an edge writes at most 3
-// samples either side), and with the edge before each (for q1') they read
-// samples 4 j - 8 .. 4 j + 7: 16 per series, a series being a channel
-// (pass 1) or a byte of the word (pass 2).
+// An item owns samples 4 j .. 4 j + 3 along the pass's axis: pass 1 the
+// STEP * BYTES words holding them in row y, pass 2 rows 4 j .. 4 j + 3 of
+// word column wx. Only edges at 4 j and 4 j + 4 write into them (an edge
+// writes at most 3 samples either side), and with the edge before each (for
+// q1') they read samples 4 j - 8 .. 4 j + 7: 16 per series, a series being a
+// channel (pass 1) or a unit of the word (pass 2).
 int g[4 * 16];  // series q, sample 4 j - 8 + i: g[16 q + i]
 
 void gather(int j, int y_or_wx) {
-  const int series = PASS == 1 ? STEP : 4;
-  const int words = (pc.width * STEP + 3) >> 2;  // per row
+  const int series = PASS == 1 ? STEP : UNITS;
+  const int row_units = pc.width * STEP;
+  const int words = (row_units * BYTES + 3) >> 2;  // per row
+  const int item_words = STEP * BYTES;              // pass 1
   const int len = PASS == 1 ? pc.width : pc.height;
 
   if (PASS == 1) {
     const int row = (pc.src_offset + y_or_wx * pc.src_stride) >> 2;
-    for (int t = 0; t < 4 * STEP; t++) {
-      const int w = STEP * (j - 2) + t;
+    for (int t = 0; t < 4 * item_words; t++) {
+      const int w = item_words * (j - 2) + t;
       const uint word = w >= 0 && w < words ? src[row + w] : 0u;
-      for (int b = 0; b < 4; b++) {
-        const int at = 4 * t + b;  // byte of the window: sample at / STEP
-        g[16 * (at & (STEP - 1)) + (at >> (STEP - 1))] = get_byte(word, b);
+      for (int b = 0; b < UNITS; b++) {
+        const int at = UNITS * t + b;  // unit of the window: sample at / STEP
+        g[16 * (at & (STEP - 1)) + (at >> (STEP - 1))] =
+            get_unit(word, b, UNITS * w + b < row_units);
       }
     }
   } else {
@@ -128,7 +145,8 @@ void gather(int j, int y_or_wx) {
       const int r = 4 * j - 8 + i;
       const uint word = r >= 0 && r < pc.height
           ? src[((pc.src_offset + r * pc.src_stride) >> 2) + y_or_wx] : 0u;
-      for (int l = 0; l < 4; l++) g[16 * l + i] = get_byte(word, l);
+      for (int l = 0; l < UNITS; l++)
+        g[16 * l + i] = get_unit(word, l, UNITS * y_or_wx + l < row_units);
     }
   }
 
@@ -146,7 +164,7 @@ void gather(int j, int y_or_wx) {
                       x + REACH <= len;
     const bool before = chained && x - 4 >= pc.block_size;
     for (int q = 0; q < series; q++) {
-      const bool valid = PASS == 1 || 4 * y_or_wx + q < pc.width * STEP;
+      const bool valid = PASS == 1 || UNITS * y_or_wx + q < row_units;
       int v[8];
       for (int k = 4 - REACH; k < 4 + REACH; k++) v[k] = g[16 * q + i0 + k];
       if (chained) {
@@ -166,21 +184,24 @@ void gather(int j, int y_or_wx) {
 
   if (PASS == 1) {
     const int row = (pc.dst_offset + y_or_wx * pc.dst_stride) >> 2;
-    for (int t = 0; t < STEP; t++) {
-      if (STEP * j + t >= words) break;
+    for (int t = 0; t < item_words; t++) {
+      const int w = item_words * j + t;
+      if (w >= words) break;
       uint word = 0u;
-      for (int b = 0; b < 4; b++) {
-        const int at = 4 * t + b;
-        word = bitfieldInsert(word, uint(res[4 * (at & (STEP - 1)) + (at >> (STEP - 1))]), 8 * b, 8);
+      for (int b = 0; b < UNITS; b++) {
+        const int at = UNITS * t + b;
+        word = put_unit(word, b, res[4 * (at & (STEP - 1)) + (at >> (STEP - 1))],
+                        UNITS * w + b < row_units);
       }
-      dst[row + STEP * j + t] = word;
+      dst[row + w] = word;
     }
   } else {
     for (int i = 0; i < 4; i++) {
       const int r = 4 * j + i;
       if (r >= pc.height) break;
       uint word = 0u;
-      for (int l = 0; l < 4; l++) word = bitfieldInsert(word, uint(res[4 * l + i]), 8 * l, 8);
+      for (int l = 0; l < UNITS; l++)
+        word = put_unit(word, l, res[4 * l + i], UNITS * y_or_wx + l < row_units);
       dst[((pc.dst_offset + r * pc.dst_stride) >> 2) + y_or_wx] = word;
     }
   }
@@ -196,55 +217,66 @@ void gather(int j, int y_or_wx) {
 // registers unpacked, in chunks of K edges, the next chunk read ahead of this
 // one's filtering; the line's elements past the last window are copied.
 const int CHUNK = 4;     // new elements per chunk: K A
-int u[4 * (CHUNK + 4)];  // the chunk's elements: byte b of element i is u[4 i + b]
+int u[4 * (CHUNK + 4)];  // the chunk's elements: unit b of element i is u[UNITS i + b]
 uint ahead[CHUNK];       // the next chunk's new elements
 
-void unpack(int i, uint word) {
-  for (int b = 0; b < 4; b++) u[4 * i + b] = get_byte(word, b);
+// The units of element e of the line that are samples: pass 1 those before
+// the row's end, pass 2 the first `lanes`.
+int inside_units(int e, int lanes) {
+  return PASS == 1 ? clamp(pc.width * STEP - UNITS * e, 0, UNITS) : lanes;
 }
 
-uint pack(int i) {
+// Element e of the line into u[] slot i, and back.
+void unpack(int i, uint word, int e, int lanes) {
+  const int inside = inside_units(e, lanes);
+  for (int b = 0; b < UNITS; b++) u[UNITS * i + b] = get_unit(word, b, b < inside);
+}
+
+uint pack(int i, int e, int lanes) {
+  const int inside = inside_units(e, lanes);
   uint word = 0u;
-  for (int b = 0; b < 4; b++) word = bitfieldInsert(word, uint(u[4 * i + b]), 8 * b, 8);
+  for (int b = 0; b < UNITS; b++) word = put_unit(word, b, u[UNITS * i + b], b < inside);
   return word;
 }
 
 // Filters the edge whose window starts at element `at`. Pass 1: sample
-// x - 4 + k of channel c is byte STEP k + c of the window; pass 2: row
-// y - 4 + k is element at + k, whose `lanes` first bytes are samples.
+// x - 4 + k of channel c is unit STEP k + c of the window; pass 2: row
+// y - 4 + k is element at + k, whose `lanes` first units are samples.
 void filter_at(int at, int lanes) {
   int v[8];
   if (PASS == 1) {
     for (int c = 0; c < STEP; c++) {
-      for (int k = 0; k < 8; k++) v[k] = u[4 * at + STEP * k + c];
+      for (int k = 0; k < 8; k++) v[k] = u[UNITS * at + STEP * k + c];
       filter_edge(v, true);
-      for (int k = 0; k < 8; k++) u[4 * at + STEP * k + c] = v[k];
+      for (int k = 0; k < 8; k++) u[UNITS * at + STEP * k + c] = v[k];
     }
   } else {
-    for (int l = 0; l < 4; l++) {
-      for (int k = 0; k < 8; k++) v[k] = u[4 * (at + k) + l];
+    for (int l = 0; l < UNITS; l++) {
+      for (int k = 0; k < 8; k++) v[k] = u[UNITS * (at + k) + l];
       filter_edge(v, l < lanes);
-      for (int k = 0; k < 8; k++) u[4 * (at + k) + l] = v[k];
+      for (int k = 0; k < 8; k++) u[UNITS * (at + k) + l] = v[k];
     }
   }
 }
 
 // Element i of the line is src[s + i * sp] and dst[d + i * dp], i < length.
 void run(int s, int d, int sp, int dp, int length, int lanes) {
-  const int A = PASS == 1 ? STEP : 4;  // elements from a window to the next
+  // Elements from a window to the next: 4 samples of STEP channels (pass 1),
+  // 4 rows (pass 2).
+  const int A = PASS == 1 ? STEP * BYTES : 4;
   const int N = 2 * A;                 // the window: 8 samples
   const int C = N - A;
-  const int K = PASS == 1 ? CHUNK >> (STEP - 1) : CHUNK >> 2;  // CHUNK / A
+  const int K = PASS == 1 ? CHUNK >> (STEP + BYTES - 2) : CHUNK >> 2;  // CHUNK / A
   const int count = pc.edges;
   const int total = (count + 1) * A;  // elements the windows cover
 
-  for (int i = 0; i < C; i++) unpack(i, src[s + i * sp]);
+  for (int i = 0; i < C; i++) unpack(i, src[s + i * sp], i, lanes);
   for (int i = 0; i < K * A; i++)
     if (C + i < total) ahead[i] = src[s + (C + i) * sp];
 
   for (int first = 0; first < count; first += K) {
-    const int e0 = first * A;  // the element in u[0..3]
-    for (int i = 0; i < K * A; i++) unpack(C + i, ahead[i]);
+    const int e0 = first * A;  // the element in u[0..UNITS - 1]
+    for (int i = 0; i < K * A; i++) unpack(C + i, ahead[i], e0 + C + i, lanes);
     for (int i = 0; i < K * A; i++) {
       const int e = e0 + K * A + C + i;
       if (e < total) ahead[i] = src[s + e * sp];
@@ -256,10 +288,11 @@ void run(int s, int d, int sp, int dp, int length, int lanes) {
     // Later chunks start at element e0 + K A: what lies before is final.
     const int end = first + K >= count ? total : e0 + K * A;
     for (int i = 0; i < K * A + C; i++)
-      if (e0 + i < end) dst[d + (e0 + i) * dp] = pack(i);
-    for (int i = 0; i < 4 * C; i++) u[i] = u[4 * K * A + i];
+      if (e0 + i < end) dst[d + (e0 + i) * dp] = pack(i, e0 + i, lanes);
+    for (int i = 0; i < UNITS * C; i++) u[i] = u[UNITS * K * A + i];
   }
-  for (int e = total; e < length; e++) dst[d + e * dp] = src[s + e * sp];
+  for (int e = total; e < length; e++)
+    dst[d + e * dp] = clean_units(src[s + e * sp], inside_units(e, lanes));
 }
 
 void main() {
@@ -284,9 +317,10 @@ void main() {
   // Runs: pass 1 an item is a row (y), pass 2 a word column (x).
   if (PASS == 1) {
     run((pc.src_offset + iy * pc.src_stride) >> 2,
-        (pc.dst_offset + iy * pc.dst_stride) >> 2, 1, 1, (pc.width * STEP + 3) >> 2, 4);
+        (pc.dst_offset + iy * pc.dst_stride) >> 2, 1, 1,
+        (pc.width * STEP * BYTES + 3) >> 2, UNITS);
   } else {
     run((pc.src_offset >> 2) + ix, (pc.dst_offset >> 2) + ix, pc.src_stride >> 2,
-        pc.dst_stride >> 2, pc.height, min(4, pc.width * STEP - 4 * ix));
+        pc.dst_stride >> 2, pc.height, min(UNITS, pc.width * STEP - UNITS * ix));
   }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cdef_vk.h"
+#include "daedalus/backend_capability.h"
 #include "deblock_dct_vk.h"
 #include "deblock_vk.h"
 #include "gpu_bands.h"
@@ -23,11 +24,13 @@ Status check_same_geometry(const ConstFrame& dst, const ConstFrame& src) {
   bool same = dst.num_planes == src.num_planes;
   for (int p = 0; same && p < src.num_planes; p++)
     same = dst.planes[p].width == src.planes[p].width &&
-           dst.planes[p].height == src.planes[p].height;
+           dst.planes[p].height == src.planes[p].height &&
+           dst.planes[p].bit_depth == src.planes[p].bit_depth &&
+           dst.planes[p].lsb == src.planes[p].lsb;
   if (!same)
     return Status::error(
-        "the destination frame's planes differ in number or "
-        "size from the source frame's");
+        "the destination frame's planes differ in number, size or "
+        "sample layout from the source frame's");
   return Status::ok();
 }
 
@@ -112,7 +115,7 @@ class VulkanBackend final : public GpuBandBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(require_8bit(whole, "the gpu backend"));
+    DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), whole));
     const bool dct = params.mode == DeblockMode::Dct;
     const Frame frame = deblock_grid_view(whole, params);
     const Clock::time_point t0 = Clock::now();
@@ -129,7 +132,7 @@ class VulkanBackend final : public GpuBandBackend {
       const Plane& plane = frame.planes[g.first];
       const DeblockPlaneParams pp = deblock_plane_params(
           params, g.first > 0, g.first > 0 && frame.chroma_subsampled());
-      if (vk::deblock_changes_plane(pp, plane.width, plane.height))
+      if (vk::deblock_changes_plane(pp, plane))
         jobs.push_back({stager_->input(frame, g), stager_->output(frame, g),
                         pp});
     }
@@ -162,7 +165,7 @@ class VulkanBackend final : public GpuBandBackend {
           !dct && (p.copy_in || out_in_place) ? p.out : stager_->plane(j.input);
       p.mid = p.out;
       if (!dct || p.copy_in) {
-        p.mid.stride = (p.out.width * p.out.step + 3) & ~3;
+        p.mid.stride = (p.out.row_bytes() + 3) & ~3;
         p.mid.offset = int32_t(scratch_size);
         scratch_size += (VkDeviceSize(p.mid.stride) * p.mid.height + 63) & ~63;
       }
@@ -214,14 +217,12 @@ class VulkanBackend final : public GpuBandBackend {
 
   Status cdef(const Frame& dst, const ConstFrame& src,
               const CdefParams& params) override {
-    DAEDALUS_TRY(require_8bit(src, "the gpu backend"));
     DAEDALUS_TRY(start_cdef(dst, src, params, cdef_block_rows(src), true));
     return finish_band();
   }
 
   Status mc(const Frame& dst, const ConstFrame& src,
             const McParams& params) override {
-    DAEDALUS_TRY(require_8bit(src, "the gpu backend"));
     int rows[3] = {};
     for (int p = 0; p < dst.num_planes; p++) rows[p] = dst.planes[p].height;
     DAEDALUS_TRY(start_mc(dst, src, params, rows, true));
@@ -243,6 +244,7 @@ class VulkanBackend final : public GpuBandBackend {
                             const int extent[3]) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
+    DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), frame));
     const bool dct = params.mode == DeblockMode::Dct;
     const bool rows = pass == vk::DeblockPass::VerticalEdges;
     if (dct && !rows)
@@ -264,7 +266,7 @@ class VulkanBackend final : public GpuBandBackend {
           params, g.first > 0, g.first > 0 && frame.chroma_subsampled());
       const int e =
           std::min(extent[g.first], rows ? plane.height : plane.width);
-      if (e <= 0 || !vk::deblock_changes_plane(pp, plane.width, plane.height))
+      if (e <= 0 || !vk::deblock_changes_plane(pp, plane))
         continue;
       vk::Window window;
       (rows ? window.row_end : window.columns) = e;
@@ -338,6 +340,7 @@ class VulkanBackend final : public GpuBandBackend {
                     const CdefParams& params, int block_rows, bool in_place) {
     if (!cdef_params_valid(params))
       return Status::error("CDEF parameters out of range");
+    DAEDALUS_TRY(require_computed(kind(), Kernel::Cdef, src));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     const Clock::time_point t0 = Clock::now();
     if (block_rows <= 0) return no_work();
@@ -376,6 +379,7 @@ class VulkanBackend final : public GpuBandBackend {
                   const McParams& params, const int rows[3], bool in_place) {
     if (!mc_params_valid(params))
       return Status::error("MC parameters out of range");
+    DAEDALUS_TRY(require_computed(kind(), Kernel::Mc, src));
     DAEDALUS_TRY(check_same_geometry(dst, src));
     const Clock::time_point t0 = Clock::now();
     struct Job {

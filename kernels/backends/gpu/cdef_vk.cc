@@ -86,7 +86,7 @@ Status record_cdef(Batch& batch, const CdefGpuFrame& f,
   base.uv_pri_strength = params.uv_pri_strength;
   base.uv_sec_strength = effective_sec(params.uv_sec_strength);
   base.damping = params.damping;
-  const int32_t spec[] = {sx, sy, step};
+  const int32_t spec[] = {sx, sy, step, ls.bit_depth, ls.lsb};
   const uint32_t gx =
       std::max(groups(ld.width, CDEF_TILE_W), groups(cw, CDEF_TILE_W >> sx));
   const uint32_t gy = uint32_t(block_rows);

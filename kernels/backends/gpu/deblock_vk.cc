@@ -74,7 +74,8 @@ Status record_deblock_vp9(Batch& batch, const GpuPlane& src,
                           DeblockPass pass, int extent) {
   const bool vertical = pass == DeblockPass::VerticalEdges;
   const int b = pp.block_size;
-  const int lines = vertical ? extent : ceil_div(extent * dst.step, 4);
+  const int lines =
+      vertical ? extent : ceil_div(extent * dst.step * dst.bytes(), 4);
   const int segments =
       b == 4 ? 1 : ceil_div((vertical ? dst.width : dst.height) + b / 2, b);
   const int items_x = vertical && b > 4 ? segments : lines;
@@ -90,7 +91,8 @@ Status record_deblock_vp9(Batch& batch, const GpuPlane& src,
                                .thresh = pp.vp9.thresh,
                                .items_x = items_x,
                                .items_y = items_y};
-  const int32_t spec[] = {vertical ? 1 : 2, dst.step, pp.block_size};
+  const int32_t spec[] = {vertical ? 1 : 2, dst.step, pp.block_size,
+                          dst.bit_depth, dst.lsb};
   const VkBuffer buffers[] = {src.buffer, dst.buffer};
   return batch.dispatch(kDeblockVp9Kernel, spec, &push, buffers,
                         uint32_t(ceil_div(items_x, DEBLOCK_INVOCATIONS)),
@@ -99,23 +101,25 @@ Status record_deblock_vp9(Batch& batch, const GpuPlane& src,
 
 }  // namespace
 
-bool deblock_changes_plane(const DeblockPlaneParams& pp, int width,
-                           int height) {
-  // mode=dct has no edges: every sample is a block's.
-  return deblock_plane_active(pp) && height > 0 && width > 0 &&
-         (pp.mode == DeblockMode::Dct || edge_count(pp, width) > 0 ||
-          edge_count(pp, height) > 0);
+bool deblock_changes_plane(const DeblockPlaneParams& pp, const Plane& plane) {
+  // mode=dct has no edges: every sample is a block's. A deeper plane is
+  // written whole (its bits outside the values cleared) once active.
+  return deblock_plane_active(pp) && plane.height > 0 && plane.width > 0 &&
+         (pp.mode == DeblockMode::Dct || plane.bit_depth > 8 ||
+          edge_count(pp, plane.width) > 0 || edge_count(pp, plane.height) > 0);
 }
 
 Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
-                      const DeblockPlaneParams& pp, DeblockPass pass,
+                      const DeblockPlaneParams& params, DeblockPass pass,
                       int extent) {
+  const DeblockPlaneParams pp =
+      deblock_plane_params_at_depth(params, dst.bit_depth);
   if (dst.width <= 0 || dst.height <= 0 || extent <= 0) return Status::ok();
   if (src.offset % 4 != 0 || src.stride % 4 != 0 || dst.offset % 4 != 0 ||
       dst.stride % 4 != 0)
     return Status::error("internal: deblock needs word-aligned rows");
   const bool vertical = pass == DeblockPass::VerticalEdges;
-  if (!vertical && extent < dst.width && extent * dst.step % 4 != 0)
+  if (!vertical && extent < dst.width && extent * dst.step * dst.bytes() % 4 != 0)
     return Status::error("internal: a deblock column band must end on a word");
   if (pp.mode == DeblockMode::Vp9)
     return record_deblock_vp9(batch, src, dst, pp, pass, extent);
@@ -127,7 +131,8 @@ Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
   // pass 2's groups of 4 rows of a word column. Runs: a row (pass 1) or a
   // word column (pass 2). Items are independent: a band is fewer of them.
   const int rows = vertical ? extent : dst.height;
-  const int words = ceil_div((vertical ? dst.width : extent) * dst.step, 4);
+  const int words =
+      ceil_div((vertical ? dst.width : extent) * dst.step * dst.bytes(), 4);
   int items_x, items_y;
   if (runs) {
     items_x = vertical ? 1 : words;
@@ -156,8 +161,9 @@ Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
                             .items_x = items_x,
                             .items_y = items_y,
                             .items_x_log2 = log2};
-  const int32_t spec[] = {vertical ? 1 : 2, dst.step, pp.chroma_filter ? 0 : 1,
-                          runs ? 0 : 1};
+  const int32_t spec[] = {vertical ? 1 : 2,      dst.step,
+                          pp.chroma_filter ? 0 : 1, runs ? 0 : 1,
+                          dst.bit_depth,          dst.lsb};
   const VkBuffer buffers[] = {src.buffer, dst.buffer};
   return batch.dispatch(
       kDeblockKernel, spec, &push, buffers,

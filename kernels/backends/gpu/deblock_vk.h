@@ -12,12 +12,14 @@ namespace daedalus::vk {
 
 using daedalus::DeblockPass;
 
-// Whether deblocking with `pp` changes a plane of this size at all: the
-// plane is active and has an edge in either pass (mode=dct: is not empty).
-bool deblock_changes_plane(const DeblockPlaneParams& pp, int width, int height);
+// Whether deblocking with `pp` writes `plane` at all: the plane is active
+// and has an edge in either pass (mode=dct: is not empty; 10-bit: is not
+// empty, as every sample is written).
+bool deblock_changes_plane(const DeblockPlaneParams& pp, const Plane& plane);
 
-// Records one pass from `src` into `dst`: the same size and step, disjoint
-// memory, offsets and strides multiples of 4. One dispatch, which writes
+// Records one pass from `src` into `dst`: the same size, step and sample
+// layout, disjoint memory, offsets and strides multiples of 4; `pp`'s
+// thresholds in 8-bit units (scaled here to the planes' depth). One dispatch, which writes
 // every word of `dst` in rows [0, extent) (pass 1) or columns [0, extent)
 // (pass 2: extent * step a multiple of 4, or the whole width), reading only
 // those rows or word columns of `src`; the padding bytes of a row's last

@@ -98,7 +98,7 @@ Status record_mc(Batch& batch, const GpuPlane& dst, const GpuPlane& src,
                        .taps_y_lo = pack(ay.weights),
                        .taps_y_hi = pack(ay.weights + 4),
                        .row_end = rows};
-  const int32_t spec[] = {ax.taps, ay.taps};
+  const int32_t spec[] = {ax.taps, ay.taps, dst.bit_depth, dst.lsb};
   const VkBuffer buffers[] = {src.buffer, dst.buffer};
   return batch.dispatch(kMcKernel, spec, &push, buffers,
                         groups(int64_t(dst.width) * dst.step, MC_TILE_W),

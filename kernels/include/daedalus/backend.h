@@ -42,17 +42,6 @@ class Backend {
                     const McParams& params) = 0;
 };
 
-// Ok for an 8-bit frame; for a deeper one an error saying that `what` (a
-// kernel on a backend) does not compute it yet. The gpu backend's checks
-// until its 10-bit kernels land; every other backend asks the capability
-// table (backend_capability.h: require_computed), which is what the
-// elements and backend=auto go by.
-inline Status require_8bit(const ConstFrame& frame, const char* what) {
-  if (frame.bit_depth() <= 8) return Status::ok();
-  return Status::error(std::string(what) +
-                       " does not support 10-bit video yet");
-}
-
 struct BackendOptions {
   // Threads a frame is split across (the cpu backend, and the CPU's part of
   // a hybrid frame); 0 means one per core.

@@ -1,8 +1,9 @@
 // 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF, MC
 // and deblock mode=h264 and vp9 on the scalar and cpu backends compute the
-// reference's output at any thread count; every kernel and backend that does
-// not compute them yet (the capability table, backend_capability.h) says so
-// and leaves its output alone.
+// reference's output at any thread count (the gpu and hybrid backends: their
+// own suites, gpu_*_test.cc and hybrid_test.cc); every kernel and backend
+// that does not compute them yet (the capability table,
+// backend_capability.h) says so and leaves its output alone.
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -1,7 +1,8 @@
 // The gpu backend's CDEF (shaders/cdef/cdef.comp) against the scalar reference:
-// bit-exact for every format and every strength and damping, every
-// direction, odd sizes and strides, random and adversarial content, frames
-// staged or in place.
+// bit-exact for every format of both depths (10-bit sources with random bits
+// outside their values) and every strength and damping, every direction,
+// odd sizes and strides, random and adversarial content, frames staged or in
+// place.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -31,14 +32,27 @@ Image reference(const Image& src, const CdefParams& p, int dst_padding) {
   return test::reference_output(src, cdef_job(p), dst_padding);
 }
 
+// The sample range of an image's depth over 256: 1, or 4 at 10 bits.
+int scale_of(const Image& image) {
+  return (image.frame().planes[0].max_value() + 1) >> 8;
+}
+
+// An 8-bit level at the image's depth: 0 stays 0, 255 becomes the maximum.
+int widen(const Image& image, int v) {
+  return scale_of(image) == 1 ? v : v << 2 | v >> 6;
+}
+
 // Random samples, samples straddling the constrain() thresholds around a
-// flat level (small variance: weak adjusted luma strength), or a wide palette.
+// flat level (small variance: weak adjusted luma strength), or a wide
+// palette; at 10 bits with random bits outside the values.
 void fill_content(Image& image, std::mt19937& gen, int kind) {
+  const int k = scale_of(image);
   switch (kind % 3) {
     case 0: test::fill_random(image, gen); break;
-    case 1: test::fill_near(image, gen, 128, 6); break;
-    default: test::fill_near(image, gen, 60, 24); break;
+    case 1: test::fill_near(image, gen, 128 * k, 6 * k); break;
+    default: test::fill_near(image, gen, 60 * k, 24 * k); break;
   }
+  test::set_outside_bits(image, gen);
 }
 
 // Parameter sets for the size and content sweeps: the defaults, everything
@@ -67,7 +81,7 @@ class GpuCdef : public test::GpuTest {
   void sweep(int w, int h, uint32_t salt) {
     std::mt19937 gen = test::rng(salt);
     int n = 0;
-    for (PixelFormat format : kAllPixelFormats) {
+    for (PixelFormat format : test::all_pixel_formats()) {
       for (const CdefParams& p : kFewParams) {
         Image src(format, w, h, n % 7);
         fill_content(src, gen, n);
@@ -80,16 +94,18 @@ class GpuCdef : public test::GpuTest {
 
 // Every (pri, sec, damping) of luma and every (uv-pri, uv-sec, damping) of
 // chroma: for each damping, the 80 (pri, sec) pairs, each with a chroma pair
-// from a permutation of them (27 is prime to 80), formats and content
-// rotating. 19x17: whole blocks beside right and bottom remainders.
+// from a permutation of them (27 is prime to 80), formats of both depths and
+// content rotating (at 10 bits over a third of the 320: every strength and
+// damping). 19x17: whole blocks beside right and bottom remainders.
 TEST_F(GpuCdef, EveryStrengthAndDamping) {
   std::mt19937 gen = test::rng(1);
+  const std::vector<PixelFormat> formats = test::all_pixel_formats();
   int n = 0;
   for (int damping = 3; damping <= 6; damping++) {
     for (int i = 0; i < 80; i++, n++) {
       const int j = (i * 27 + 5) % 80;
       const CdefParams p = {i / 5, i % 5, j / 5, j % 5, damping};
-      Image src(kAllPixelFormats[n % 7], 19, 17, n % 3);
+      Image src(formats[n % formats.size()], 19, 17, n % 3);
       fill_content(src, gen, n / 7);
       expect_exact(src, p, n % 4);
       if (HasFailure()) return;
@@ -114,16 +130,19 @@ TEST_F(GpuCdef, SizesFormatsAndStrides) {
 // Luma blocks made of lines along direction b % 8, each line 128 +- an
 // amplitude that grows every 8 blocks: the search finds every direction
 // (4:2:2 chroma remaps each) and the variance spans the whole
-// adjust_strength() range. Checked first on the reference's own search.
+// adjust_strength() range. Checked first on the reference's own search. At
+// 10 bits the lines are 4 times as far apart plus random low bits, which the
+// search shifts off.
 TEST_F(GpuCdef, EveryDirectionAndVariance) {
   const int kAmplitude[] = {0, 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 90,
                             127};
   const int bw = 8, bh = 15, w = 8 * bw, h = 8 * bh;
   std::mt19937 gen = test::rng(20);
   int n = 0;
-  for (PixelFormat format : kAllPixelFormats) {
+  for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, w, h, 3);
     test::fill_random(src, gen);  // chroma stays random
+    const int cs = src.frame().bit_depth() - 8;
     std::vector<int> sign(15 * bw * bh);
     for (int& s : sign) s = gen() & 1 ? 1 : -1;
     const Frame f = src.frame();
@@ -131,9 +150,11 @@ TEST_F(GpuCdef, EveryDirectionAndVariance) {
       for (int x = 0; x < w; x++) {
         const int b = (y / 8) * bw + x / 8;
         const int line = test::cdef_line_of(b % 8, y % 8, x % 8);
-        f.planes[0].at(x, y) =
-            uint8_t(128 + kAmplitude[b / 8] * sign[15 * b + line]);
+        const int v = 128 + kAmplitude[b / 8] * sign[15 * b + line];
+        set_value_at(f.planes[0], x, y,
+                     v << cs | int(gen() & ((1 << cs) - 1)));
       }
+    test::set_outside_bits(src, gen);
 
     std::set<int> dirs, strengths;
     for (int by = 0; by < bh; by++)
@@ -158,7 +179,8 @@ TEST_F(GpuCdef, EveryDirectionAndVariance) {
 
 // Extremes: flat planes, full-swing patterns that drive every constrain()
 // to its limits, and overshoots that only the min/max clip catches, on
-// planes with borders all round.
+// planes with borders all round; at 10 bits the same levels widened (255 to
+// 1023) with random bits outside the values.
 TEST_F(GpuCdef, AdversarialContent) {
   std::mt19937 gen = test::rng(30);
   const std::function<uint8_t(int, int, int)> fills[] = {
@@ -190,10 +212,12 @@ TEST_F(GpuCdef, AdversarialContent) {
   const CdefParams params[] = {
       {15, 4, 15, 4, 6}, {15, 3, 15, 3, 3}, {1, 1, 1, 1, 3}, {14, 2, 2, 4, 4}};
   int n = 0;
-  for (PixelFormat format : kAllPixelFormats) {
+  for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, 23, 19, 1);
     for (const auto& fill : fills) {
-      test::fill(src, fill);
+      test::fill(src,
+                 [&](int p, int x, int y) { return widen(src, fill(p, x, y)); });
+      test::set_outside_bits(src, gen);
       for (const CdefParams& p : params) {
         expect_exact(src, p, ++n % 3);
         if (HasFailure()) return;
@@ -227,6 +251,8 @@ TEST_F(GpuCdef, FullHd) {
 TEST_F(GpuCdef, FramesInGpuBuffersAreUsedInPlace) {
   std::mt19937 gen = test::rng(50);
   test::expect_zero_copy_frames(*gpu, cdef_job({10, 2, 6, 4, 4}), gen);
+  test::expect_zero_copy_frames(*gpu, cdef_job({7, 3, 12, 1, 5}), gen,
+                                test::kTenBitZeroCopyCases);
 }
 
 // One frame in a GpuBuffer, the other in ordinary memory.
@@ -234,6 +260,8 @@ TEST_F(GpuCdef, MixedPlacement) {
   std::mt19937 gen = test::rng(60);
   test::expect_mixed_placement(*gpu, cdef_job({13, 1, 3, 2, 6}),
                                PixelFormat::NV21, gen);
+  test::expect_mixed_placement(*gpu, cdef_job({5, 4, 9, 2, 3}),
+                               PixelFormat::P010_10LE, gen);
 }
 
 // U in a GpuBuffer, V in ordinary memory (staged): the two chroma planes
@@ -294,6 +322,12 @@ TEST_F(GpuCdef, RejectsBadParametersAndGeometry) {
   EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {4, 1, 4, 1, 7}));
   EXPECT_FALSE(gpu->cdef(a.frame(), b.frame(), {4, 1, 4, 1, 2}));
   EXPECT_FALSE(gpu->cdef(a.frame(), c.frame(), {}));
+  // The same sizes at another depth or bit position.
+  Image d(PixelFormat::I420_10LE, 16, 8), e(PixelFormat::P010_10LE, 16, 8);
+  EXPECT_FALSE(gpu->cdef(a.frame(), d.frame(), {}));
+  Frame p010_as_i420 = e.frame();
+  p010_as_i420.planes[0].lsb = 0;
+  EXPECT_FALSE(gpu->cdef(p010_as_i420, e.frame(), {}));
   EXPECT_TRUE(gpu->cdef(a.frame(), b.frame(), {}));
 }
 

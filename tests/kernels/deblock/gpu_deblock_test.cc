@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,7 @@ namespace {
 
 using gpu_deblock_test::describe;
 using gpu_deblock_test::expect_zero_copy;
+using gpu_deblock_test::fill_flat_blocks;
 using gpu_deblock_test::GpuDeblockTest;
 using gpu_deblock_test::kBlockSizes;
 using gpu_deblock_test::reference;
@@ -180,76 +182,90 @@ TEST_F(GpuDeblock, SmallSizes) {
 }
 
 // Every qp, with the offsets at 0, then every offset at two qps: every
-// alpha, beta and tc0 the tables hold, the inactive ones included.
+// alpha, beta and tc0 the tables hold, the inactive ones included; at both
+// depths (at 10 bits scaled by 4, on content 4 times as far apart).
 TEST_F(GpuDeblock, EveryQpAndOffset) {
   std::mt19937 gen = test::rng(6);
-  const PixelFormat formats[] = {PixelFormat::I420, PixelFormat::NV21,
-                                 PixelFormat::Y444};
+  const PixelFormat formats[2][3] = {
+      {PixelFormat::I420, PixelFormat::NV21, PixelFormat::Y444},
+      {PixelFormat::I420_10LE, PixelFormat::P010_10LE,
+       PixelFormat::Y444_10LE}};
   int changed = 0, i = 0;
-  for (int qp = 0; qp <= 51; qp++) {
-    const DeblockParams p{qp, 0, 0, 0, 1 + i % 4, kBlockSizes[i % 3]};
-    Image image(formats[i++ % 3], 20, 18, 1);
-    test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
-    changed += expect_exact(image, p);
-    if (HasFailure()) return;
-  }
-  for (int qp : {24, 40})
-    for (int offset = -12; offset <= 12; offset++) {
-      const DeblockParams params[] = {{qp, offset, 0, 0, 1 + i % 4, 4},
-                                      {qp, 0, offset, 0, 1 + i % 4, 8},
-                                      {qp, 0, 0, offset, 1 + i % 4, 4}};
-      for (const DeblockParams& p : params) {
-        Image image(formats[i++ % 3], 20, 18, 2);
-        test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
-        changed += expect_exact(image, p);
+  for (int cs : {0, 2}) {
+    auto run = [&](const DeblockParams& p, int padding) {
+      Image image(formats[cs / 2][i++ % 3], 20, 18, padding);
+      test::fill_blocky(image, gen, p.block_size, int(gen() % 256) << cs,
+                        12 << cs);
+      test::set_outside_bits(image, gen);
+      changed += expect_exact(image, p);
+    };
+    for (int qp = 0; qp <= 51; qp++) {
+      run({qp, 0, 0, 0, 1 + i % 4, kBlockSizes[i % 3]}, 1);
+      if (HasFailure()) return;
+    }
+    for (int qp : {24, 40})
+      for (int offset = -12; offset <= 12; offset++) {
+        run({qp, offset, 0, 0, 1 + i % 4, 4}, 2);
+        run({qp, 0, offset, 0, 1 + i % 4, 8}, 2);
+        run({qp, 0, 0, offset, 1 + i % 4, 4}, 2);
         if (HasFailure()) return;
       }
-    }
-  EXPECT_GE(changed, 100);
+  }
+  EXPECT_GE(changed, 200);
 }
 
-// Content at the filter's thresholds and extremes: steps of exactly alpha -
-// 1 and alpha across the edges, beta - 1 and beta inside blocks, 0/255
-// blocks (|p0 - q0| = 255 fails every precondition, strong averaging of
-// 0..255 ramps), and one-sample checkerboards.
+// Content at the filter's thresholds and extremes, on every format of both
+// depths (thresholds and levels scaled to the depth: 255 is 1023): steps of
+// exactly alpha - 1 and alpha (VP9: blimit / 2) across the edges, beta - 1
+// and beta (limit) inside blocks, 0/max blocks (|p0 - q0| = max fails every
+// precondition, strong averaging of 0..max ramps), one-sample
+// checkerboards, and samples at the clipping ends.
 TEST_F(GpuDeblock, AdversarialContent) {
   std::mt19937 gen = test::rng(7);
   const DeblockParams params[] = {{51, 0, 0, 0, 4, 4},
                                   {51, 0, 0, 0, 3, 4},
                                   {40, 3, -2, 5, 2, 8},
                                   {36, 0, 0, 0, 4, 16},
-                                  {51, 12, 12, 12, 1, 4}};
-  for (const DeblockParams& p : params) {
-    const DeblockPlaneParams luma = deblock_plane_params(p, false, false);
-    const int a = luma.alpha, b = luma.beta;
-    const int base = 255 - a;
-    auto at = [](int v) { return uint8_t(std::clamp(v, 0, 255)); };
-    const std::function<uint8_t(int, int, int)> fills[] = {
-        [&](int, int x, int y) {
-          return at(base + (((x / 4) + (y / 4)) & 1 ? a - 1 : 0) -
-                    ((x + y) & 1 ? b - 1 : 0));
-        },
-        [&](int, int x, int y) {
-          return at(base + (((x / 4) + (y / 4)) & 1 ? a : 0));
-        },
-        [&](int, int x, int y) {
-          return at(120 + ((x & 3) == 1 ? b : 0) + ((y & 3) == 2 ? b - 1 : 0));
-        },
-        [](int, int x, int y) {
-          return uint8_t(((x / 4) + (y / 4)) & 1 ? 255 : 0);
-        },
-        [](int, int x, int y) { return uint8_t((x * 37 + y * 11) & 255); },
-        [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); },
-        [&](int, int, int) { return uint8_t(gen() & 1 ? 252 + gen() % 4 : 3); },
-    };
-    for (PixelFormat format : kAllPixelFormats)
+                                  {51, 12, 12, 12, 1, 4},
+                                  test::vp9_params(63, 0, 4),
+                                  test::vp9_params(40, 3, 8)};
+  for (const DeblockParams& p : params)
+    for (PixelFormat format : test::all_pixel_formats()) {
+      Image image(format, 25, 21, 3);
+      const int cs = image.frame().bit_depth() - 8, max = (256 << cs) - 1;
+      const DeblockPlaneParams luma = deblock_plane_params_at_depth(
+          deblock_plane_params(p, false, false), 8 + cs);
+      const bool vp9 = p.mode == DeblockMode::Vp9;
+      const int a = vp9 ? luma.vp9.blimit / 2 : luma.alpha;
+      const int b = vp9 ? luma.vp9.limit : luma.beta;
+      const int base = max - a;
+      auto at = [max](int v) { return std::clamp(v, 0, max); };
+      const std::function<int(int, int, int)> fills[] = {
+          [&](int, int x, int y) {
+            return at(base + (((x / 4) + (y / 4)) & 1 ? a - 1 : 0) -
+                      ((x + y) & 1 ? b - 1 : 0));
+          },
+          [&](int, int x, int y) {
+            return at(base + (((x / 4) + (y / 4)) & 1 ? a : 0));
+          },
+          [&](int, int x, int y) {
+            return at((120 << cs) + ((x & 3) == 1 ? b : 0) +
+                      ((y & 3) == 2 ? b - 1 : 0));
+          },
+          [&](int, int x, int y) { return ((x / 4) + (y / 4)) & 1 ? max : 0; },
+          [&](int, int x, int y) { return (x * 37 + y * 11) << cs & max; },
+          [&](int, int x, int y) { return (x + y) & 1 ? max : 0; },
+          [&](int, int, int) {
+            return gen() & 1 ? max - int(gen() % (4 << cs)) : 3;
+          },
+      };
       for (const auto& fill : fills) {
-        Image image(format, 25, 21, 3);
         test::fill(image, fill);
+        test::set_outside_bits(image, gen);
         expect_exact(image, p);
         if (HasFailure()) return;
       }
-  }
+    }
 }
 
 TEST_F(GpuDeblock, FullHd) {
@@ -328,24 +344,33 @@ TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
 
 // ------------------------------------------------------------- zero-copy
 
+// The 8-bit cases, then the 10-bit ones (sources with bits outside their
+// values, which the filtered planes' words lose).
 TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
   std::mt19937 gen = test::rng(10);
-  expect_zero_copy(
-      *gpu,
-      [](int block) {
-        return DeblockParams{45, 0, 0, 0, block == 4 ? 4 : block / 4, block};
-      },
-      [&](Image& image, int block) {
-        test::fill_blocky(image, gen, block, 128, 15);
-      });
+  using Cases = std::span<const test::ZeroCopyCase>;
+  for (Cases cases : {Cases(test::kZeroCopyCases),
+                      Cases(test::kTenBitZeroCopyCases)})
+    expect_zero_copy(
+        *gpu,
+        [](int block) {
+          return DeblockParams{45, 0, 0, 0, block == 4 ? 4 : block / 4, block};
+        },
+        [&](Image& image, int block) {
+          const int cs = image.frame().bit_depth() - 8;
+          test::fill_blocky(image, gen, block, 128 << cs, 15 << cs);
+          test::set_outside_bits(image, gen);
+        },
+        cases);
 }
 
 // Grid offsets move every plane's view by an amount that is rarely a whole
-// word: staged, and in a GPU buffer; both modes.
+// word: staged, and in a GPU buffer; both modes; every format of both depths
+// (10-bit samples before the origin keep their words, outside bits and all).
 TEST_F(GpuDeblock, GridOffsetsStagedAndInPlace) {
   std::mt19937 gen = test::rng(12);
   int changed = 0;
-  for (PixelFormat format : kAllPixelFormats)
+  for (PixelFormat format : test::all_pixel_formats())
     for (int block : kBlockSizes)
       for (int i = 0; i < 3; i++) {
         DeblockParams p =
@@ -356,7 +381,9 @@ TEST_F(GpuDeblock, GridOffsetsStagedAndInPlace) {
         p.grid_y = int(gen() % 16);
         Image image(format, 20 + int(gen() % 30), 9 + int(gen() % 30),
                     int(gen() % 3));
-        test::fill_blocky(image, gen, block, 128, 15);
+        const int cs = image.frame().bit_depth() - 8;
+        test::fill_blocky(image, gen, block, 128 << cs, 15 << cs);
+        test::set_outside_bits(image, gen);
         changed += expect_exact(image, p);
         if (HasFailure()) return;
 
@@ -369,7 +396,7 @@ TEST_F(GpuDeblock, GridOffsetsStagedAndInPlace) {
         test::copy_from_gpu(g, got);
         ASSERT_EQ(test::first_difference(want, got), "") << describe(image, p);
       }
-  EXPECT_GE(changed, 50);
+  EXPECT_GE(changed, 70);
 }
 
 // ------------------------------------------------- skipped planes, errors
@@ -411,14 +438,6 @@ TEST_F(GpuDeblock, InactivePlanesAreSkipped) {
 
 using test::vp9_params;
 
-// Flat blocks (+-1 noise, so that the wide filters run) `jump` apart.
-void fill_flat_blocks(Image& image, std::mt19937& gen, int block, int jump) {
-  const int base = int(gen() % (256 - jump));
-  test::fill(image, [&](int, int x, int y) {
-    return uint8_t(base + ((x / block + y / block) % 2) * jump +
-                   int(gen() % 2));
-  });
-}
 
 // Every format, block size and a spread of levels and sharpnesses, on random,
 // blocky and flat content, and on content at the thresholds (steps that
@@ -445,7 +464,8 @@ TEST_F(GpuDeblock, Vp9EveryFormatBlockSizeAndLevel) {
   EXPECT_GE(changed, 120);
 }
 
-// Every level with every sharpness (the thresholds on the GPU side).
+// Every level with every sharpness (the thresholds on the GPU side), two
+// sharpnesses of each level at 10 bits (the thresholds scaled there).
 TEST_F(GpuDeblock, Vp9EveryLevelAndSharpness) {
   std::mt19937 gen = test::rng(22);
   int changed = 0;
@@ -453,8 +473,13 @@ TEST_F(GpuDeblock, Vp9EveryLevelAndSharpness) {
     for (int sharpness = 0; sharpness <= 7; sharpness++) {
       const DeblockParams p =
           vp9_params(level, sharpness, kBlockSizes[level % 3]);
-      Image image(PixelFormat::GRAY8, 20, 18, 1);
-      test::fill_blocky(image, gen, p.block_size, int(gen() % 256), 12);
+      const bool deep = sharpness == level % 8 || sharpness == 7 - level % 8;
+      Image image(deep ? kTenBitPixelFormats[level % 4] : PixelFormat::GRAY8,
+                  20, 18, 1);
+      const int cs = image.frame().bit_depth() - 8;
+      test::fill_blocky(image, gen, p.block_size, int(gen() % 256) << cs,
+                        12 << cs);
+      test::set_outside_bits(image, gen);
       changed += expect_exact(image, p);
       if (HasFailure()) return;
     }
@@ -484,9 +509,13 @@ TEST_F(GpuDeblock, Vp9FullHdFlat) {
 
 TEST_F(GpuDeblock, Vp9FramesInGpuBuffersAreFilteredInPlace) {
   std::mt19937 gen = test::rng(24);
-  expect_zero_copy(
-      *gpu, [](int block) { return vp9_params(20, 0, block); },
-      [&](Image& image, int block) { fill_flat_blocks(image, gen, block, 6); });
+  using Cases = std::span<const test::ZeroCopyCase>;
+  for (Cases cases : {Cases(test::kZeroCopyCases),
+                      Cases(test::kTenBitZeroCopyCases)})
+    expect_zero_copy(
+        *gpu, [](int block) { return vp9_params(20, 0, block); },
+        [&](Image& image, int block) { fill_flat_blocks(image, gen, block, 6); },
+        cases);
 }
 
 // Level 0 stages nothing; 12x12 luma has an edge at block size 8 (8 + 4 <=

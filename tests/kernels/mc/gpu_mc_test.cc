@@ -1,6 +1,7 @@
 // The gpu backend's MC (shaders/mc/mc.comp) against the scalar reference:
-// bit-exact for every format, filter and kind of shift, odd sizes and
-// strides, random and adversarial content, frames staged or in place.
+// bit-exact for every format of both depths (10-bit sources with random bits
+// outside their values), filter and kind of shift, odd sizes and strides,
+// random and adversarial content, frames staged or in place.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -84,14 +85,19 @@ class GpuMc : public test::GpuTest {
     EXPECT_TRUE(test::guards_intact(got));
   }
 
-  void sweep(int w, int h, std::span<const Shift> shifts, uint32_t salt) {
+  // Every format: the 8-bit ones with `shifts`, the 10-bit ones with
+  // `deep_shifts`.
+  void sweep(int w, int h, std::span<const Shift> shifts,
+             std::span<const Shift> deep_shifts, uint32_t salt) {
     std::mt19937 gen = test::rng(salt);
     int padding = 0;
-    for (PixelFormat format : kAllPixelFormats) {
+    for (PixelFormat format : test::all_pixel_formats()) {
       Image src(format, w, h, padding % 7);
       test::fill_random(src, gen);
+      test::set_outside_bits(src, gen);
+      const bool deep = src.frame().bit_depth() > 8;
       for (McFilter filter : kFilters)
-        for (const Shift& s : shifts) {
+        for (const Shift& s : deep ? deep_shifts : shifts) {
           expect_exact(src, {s.dx, s.dy, filter}, ++padding % 5);
           if (HasFailure()) return;
         }
@@ -99,22 +105,27 @@ class GpuMc : public test::GpuTest {
   }
 };
 
-TEST_F(GpuMc, EveryShiftFormatAndFilterAt17x9) { sweep(17, 9, kShifts, 1); }
+TEST_F(GpuMc, EveryShiftFormatAndFilterAt17x9) {
+  sweep(17, 9, kShifts, kShifts, 1);
+}
 
-TEST_F(GpuMc, EveryShiftFormatAndFilterAt33x65) { sweep(33, 65, kShifts, 2); }
+TEST_F(GpuMc, EveryShiftFormatAndFilterAt33x65) {
+  sweep(33, 65, kShifts, kFewShifts, 2);
+}
 
 // 1x1 and 7x5: every tap clamped; 65x17 and 64x16: one sample past a tile
 // and exactly one tile; 2x3: interleaved chroma of a single word.
 TEST_F(GpuMc, SmallAndTileEdgeSizes) {
   const int sizes[][2] = {{1, 1}, {2, 3}, {7, 5}, {64, 16}, {65, 17}};
   for (const auto& s : sizes) {
-    sweep(s[0], s[1], kFewShifts, 3 + s[0]);
+    sweep(s[0], s[1], kFewShifts, kFewShifts, 3 + s[0]);
     if (HasFailure()) return;
   }
 }
 
 // Content that drives the 8-tap sums to their extremes, so that both
-// clippings (the 8-bit intermediate and the output) happen.
+// clippings (the intermediate of the sample depth and the output) happen;
+// at 10 bits 255 is 1023.
 TEST_F(GpuMc, AdversarialContent) {
   std::mt19937 gen = test::rng(4);
   const std::function<uint8_t(int, int, int)> fills[] = {
@@ -126,10 +137,15 @@ TEST_F(GpuMc, AdversarialContent) {
       [&](int, int, int) { return uint8_t(gen() & 1 ? 255 : 0); },
   };
   const Shift shifts[] = {{0.5, 0.5}, {0.5625, -0.4375}, {-1.25, 0.25}};
-  for (PixelFormat format : kAllPixelFormats) {
+  for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, 23, 19, 1);
+    const int cs = src.frame().bit_depth() - 8;
     for (const auto& fill : fills) {
-      test::fill(src, fill);
+      test::fill(src, [&](int p, int x, int y) {
+        const int v = fill(p, x, y);
+        return v << cs | v >> (8 - cs);
+      });
+      test::set_outside_bits(src, gen);
       for (McFilter filter : kFilters)
         for (const Shift& s : shifts) {
           expect_exact(src, {s.dx, s.dy, filter}, 2);
@@ -148,10 +164,12 @@ TEST_F(GpuMc, FullHd) {
       {PixelFormat::I420, {0.3, -0.7, McFilter::Regular}},
       {PixelFormat::NV12, {-1.55, 2.2, McFilter::Sharp}},
       {PixelFormat::NV12, {7.25, -3.8, McFilter::Bilinear}},
+      {PixelFormat::P010_10LE, {-0.45, 1.3, McFilter::Smooth}},
   };
   for (const auto& c : cases) {
     Image src(c.format, 1920, 1080);
     test::fill_random(src, gen);
+    test::set_outside_bits(src, gen);
     expect_exact(src, c.params, 0);
     if (gpu->device_info().timestamps) {
       EXPECT_GE(gpu->last_frame_stats().gpu_ms, 0.0);
@@ -165,6 +183,8 @@ TEST_F(GpuMc, FramesInGpuBuffersAreUsedInPlace) {
   std::mt19937 gen = test::rng(6);
   test::expect_zero_copy_frames(*gpu, mc_job({-2.3, 1.6, McFilter::Sharp}),
                                 gen);
+  test::expect_zero_copy_frames(*gpu, mc_job({1.7, -0.2, McFilter::Regular}),
+                                gen, test::kTenBitZeroCopyCases);
 }
 
 // One frame in a GpuBuffer, the other in ordinary memory.
@@ -172,6 +192,8 @@ TEST_F(GpuMc, MixedPlacement) {
   std::mt19937 gen = test::rng(7);
   test::expect_mixed_placement(*gpu, mc_job({0.75, -5.5, McFilter::Smooth}),
                                PixelFormat::NV12, gen);
+  test::expect_mixed_placement(*gpu, mc_job({-3.25, 0.5, McFilter::Bilinear}),
+                               PixelFormat::P010_10LE, gen);
 }
 
 // ---------------------------------------------------------------- errors

@@ -106,7 +106,8 @@ GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image) {
   for (int p = 0; p < f.num_planes; p++) {
     const ConstPlane& pl = f.planes[p];
     g.frame.planes[p] = {g.buffer->data() + (pl.data - image.bytes().data()),
-                         pl.stride, pl.width, pl.height, pl.step};
+                         pl.stride, pl.width, pl.height, pl.step,
+                         pl.bit_depth, pl.lsb};
   }
   return g;
 }
@@ -123,6 +124,15 @@ const ZeroCopyCase kZeroCopyCases[8] = {
     {PixelFormat::I420, 38, 20, 2, 3, 1}, {PixelFormat::NV21, 38, 20, 2, 2, 2},
 };
 
+const ZeroCopyCase kTenBitZeroCopyCases[6] = {
+    {PixelFormat::I420_10LE, 40, 24, 8, 3, 3},
+    {PixelFormat::P010_10LE, 40, 24, 8, 2, 2},
+    {PixelFormat::Y444_10LE, 37, 7, 3, 3, 3},
+    {PixelFormat::I422_10LE, 38, 20, 1, 3, 2},
+    {PixelFormat::I420_10LE, 38, 20, 2, 3, 1},
+    {PixelFormat::P010_10LE, 37, 20, 1, 2, 1},
+};
+
 namespace {
 
 Image filled(PixelFormat format, int width, int height, int padding,
@@ -135,10 +145,12 @@ Image filled(PixelFormat format, int width, int height, int padding,
 }  // namespace
 
 void expect_zero_copy_frames(GpuBackend& gpu, const FrameJob& job,
-                             std::mt19937& gen) {
-  for (const ZeroCopyCase& c : kZeroCopyCases) {
+                             std::mt19937& gen,
+                             std::span<const ZeroCopyCase> cases) {
+  for (const ZeroCopyCase& c : cases) {
     Image src(c.format, c.width, c.height, c.padding);
     fill_random(src, gen);
+    set_outside_bits(src, gen);
     SCOPED_TRACE(testing::Message() << pixel_format_name(c.format) << " "
                                     << c.width << "x" << c.height << " padding "
                                     << c.padding << " " << job.cost_key);
@@ -165,6 +177,7 @@ void expect_mixed_placement(GpuBackend& gpu, const FrameJob& job,
                             PixelFormat format, std::mt19937& gen) {
   Image src(format, 40, 24, 8);
   fill_random(src, gen);
+  set_outside_bits(src, gen);
   const Image want = reference_output(src, job, 8);
 
   GpuImage gsrc = copy_to_gpu(gpu, src);

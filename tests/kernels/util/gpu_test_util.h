@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 
 #include "daedalus/backend_choice.h"
@@ -83,13 +84,20 @@ struct ZeroCopyCase {
   int in_place_outputs;  // groups written in place
 };
 extern const ZeroCopyCase kZeroCopyCases[8];
+// The same for 10-bit formats (rows of 2w bytes, 4w for P010's chroma pair):
+// 40x24 with 8 samples of padding, 37x7 Y444 with 3 (80-byte rows) in place;
+// 38 + 1 I422 luma (78 bytes), 19 + 2 I420 chroma (42) and 2 x 19 + 1 P010
+// chroma (78) staged.
+extern const ZeroCopyCase kTenBitZeroCopyCases[6];
 
 // An out-of-place job (CDEF, MC) with both frames in GpuBuffers, over
-// kZeroCopyCases: the output equals the scalar reference's, guards intact,
-// and the frame stats count the inputs and the word-aligned outputs as
-// zero-copy, the other outputs as staged.
-void expect_zero_copy_frames(GpuBackend& gpu, const FrameJob& job,
-                             std::mt19937& gen);
+// `cases`: the output equals the scalar reference's, guards intact, and the
+// frame stats count the inputs and the word-aligned outputs as zero-copy,
+// the other outputs as staged. 10-bit sources carry random bits outside
+// their values.
+void expect_zero_copy_frames(
+    GpuBackend& gpu, const FrameJob& job, std::mt19937& gen,
+    std::span<const ZeroCopyCase> cases = kZeroCopyCases);
 
 // The job with the source in a GpuBuffer and the output in ordinary memory,
 // then the other way round, on a 40x24 `format` frame (two plane groups).

@@ -649,13 +649,16 @@ class GpuStager : public test::GpuTest {
     ASSERT_TRUE(s) << s.message();
   }
 
-  // Stages every group of `frame` in place (read and written), copies in
-  // and back out with no GPU work between, and returns the slots' planes.
+  // Stages every group of `frame` in place (read and written; `apart`:
+  // interleaved chroma channels one at a time), copies in and back out with
+  // no GPU work between, and returns the slots' planes.
   std::vector<vk::GpuPlane> round_trip(vk::FrameStager& stager,
-                                       const Frame& frame) {
+                                       const Frame& frame, bool apart = false) {
     std::vector<int> slots;
     stager.begin();
-    for (const vk::PlaneGroup& g : vk::plane_groups(frame, frame))
+    std::vector<vk::PlaneGroup> groups = vk::plane_groups(frame, frame);
+    if (apart && groups.size() == 2) groups = {{0, 1}, {1, 1}, {2, 1}};
+    for (const vk::PlaneGroup& g : groups)
       slots.push_back(stager.in_out(frame, g));
     Status s = stager.upload();
     EXPECT_TRUE(s) << s.message();
@@ -669,31 +672,41 @@ class GpuStager : public test::GpuTest {
   std::shared_ptr<vk::Context> context;
 };
 
+// Every format of both depths (10-bit words whole, bits outside the values
+// included), interleaved chroma as a pair and one channel at a time.
 TEST_F(GpuStager, StagedPlanesHaveWordAlignedRowsAndRoundTrip) {
   std::mt19937 gen = test::rng(8);
   vk::FrameStager stager(context);
-  for (PixelFormat format : kAllPixelFormats) {
-    Image image(format, 17, 9, 3);
-    test::fill_random(image, gen);
-    const Image before = image;
-    const std::vector<vk::GpuPlane> planes = round_trip(stager, image.frame());
-    EXPECT_EQ(stager.staged_slots(), int(planes.size()));
-    EXPECT_EQ(test::first_difference(before, image), "");
-    EXPECT_TRUE(test::guards_intact(image));
-    for (const vk::GpuPlane& g : planes) {
-      EXPECT_NE(g.buffer, VK_NULL_HANDLE);
-      EXPECT_EQ(g.offset % 4, 0);
-      EXPECT_EQ(g.stride % 4, 0);
-      EXPECT_GE(g.stride, g.width * g.step);
+  for (PixelFormat format : test::all_pixel_formats())
+    for (bool apart : {false, true}) {
+      SCOPED_TRACE(std::string(pixel_format_name(format)) +
+                   (apart ? " apart" : ""));
+      Image image(format, 17, 9, 3);
+      test::fill_random(image, gen);
+      test::set_outside_bits(image, gen);
+      const Image before = image;
+      const std::vector<vk::GpuPlane> planes =
+          round_trip(stager, image.frame(), apart);
+      EXPECT_EQ(stager.staged_slots(), int(planes.size()));
+      EXPECT_EQ(test::first_difference(before, image), "");
+      EXPECT_TRUE(test::guards_intact(image));
+      for (const vk::GpuPlane& g : planes) {
+        EXPECT_NE(g.buffer, VK_NULL_HANDLE);
+        EXPECT_EQ(g.offset % 4, 0);
+        EXPECT_EQ(g.stride % 4, 0);
+        EXPECT_GE(g.stride, g.row_bytes());
+        EXPECT_EQ(g.bit_depth, image.frame().bit_depth());
+        EXPECT_EQ(g.lsb, image.frame().planes[0].lsb);
+      }
+      const bool semi_planar = format == PixelFormat::NV12 ||
+                               format == PixelFormat::NV21 ||
+                               format == PixelFormat::P010_10LE;
+      if (semi_planar && !apart) {
+        ASSERT_EQ(planes.size(), 2u);
+        EXPECT_EQ(planes[1].step, 2);
+        EXPECT_EQ(planes[1].width, 9);
+      }
     }
-    const bool semi_planar =
-        format == PixelFormat::NV12 || format == PixelFormat::NV21;
-    if (semi_planar) {
-      ASSERT_EQ(planes.size(), 2u);
-      EXPECT_EQ(planes[1].step, 2);
-      EXPECT_EQ(planes[1].width, 9);
-    }
-  }
 }
 
 TEST_F(GpuStager, FramesInRegisteredBuffersStayInPlace) {
