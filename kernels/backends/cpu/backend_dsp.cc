@@ -42,8 +42,6 @@ class DspBackend final : public Backend {
   Status deblock(const Frame& frame, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    if (params.mode == DeblockMode::Dct)
-      if (Status s = require_8bit(frame, "deblock mode=dct"); !s) return s;
     deblock_frame(deblock_, frame, params, pool());
     return Status::ok();
   }

@@ -1,6 +1,8 @@
 // The Highway implementation of deblock mode=dct (docs/spec.md). A vector of
 // 16-bit lanes holds one row of Lanes/8 horizontally adjacent blocks of one
 // shift, a block per 128-bit part, so the 8x8 transposes stay inside parts.
+// 10-bit planes go through the same forward pass 1 and row loop, the rest of
+// the pair in 32-bit lanes (deblock_dct_hbd_simd-inl.h).
 // The forward transform needs only 16-bit adds and pmulhrsw-style products
 // (its spec was written for that); VP9's inverse rotates with exact 32-bit
 // pair products (pmaddwd on x86, vpdpwssd where the CPU has AVX-512 VNNI,
@@ -38,10 +40,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 // One lane cannot hold a block row; SVE's vectors are sizeless and cannot be
 // array elements, which the blocks below are: the reference is these
 // targets' rung (Arm cores without SVE, the Raspberry Pi 5's, run NEON).
-template <bool kVnni>
+template <class S, bool kVnni>
 void DctRows(const ConstPlane& src, const Plane& dst,
              const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  dct_rows_ref(src, dst, pp, y_begin, y_end);
+  dct_rows_ref<S>(src, dst, pp, y_begin, y_end);
 }
 #else
 
@@ -78,30 +80,36 @@ HWY_INLINE hn::Vec<D> splat(D d) {
 #endif
 }
 
-// M(v, k) of the spec for a constant k: pmulhrsw computes it exactly for
-// k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15).
-template <int K>
-HWY_INLINE V16 mul15(D16 d, V16 v) {
-  if constexpr (K >= 32768)
+// M(v, k) of the spec for a constant k. 16-bit lanes: pmulhrsw computes it
+// exactly for k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15). 32-bit
+// lanes (10-bit pass 2, whose products fit 32 bits): as written.
+template <int K, class D>
+HWY_INLINE hn::Vec<D> mul15(D d, hn::Vec<D> v) {
+  if constexpr (sizeof(hn::TFromD<D>) == 4) {
+    return hn::ShiftRight<15>(hn::Add(hn::Mul(v, splat<int32_t, K>(d)),
+                                      splat<int32_t, 1 << 14>(d)));
+  } else if constexpr (K >= 32768) {
     return hn::Add(v, hn::MulFixedPoint15(v, splat<int16_t, K - 32768>(d)));
-  else
+  } else {
     return hn::MulFixedPoint15(v, splat<int16_t, K>(d));
+  }
 }
 
-// The spec's 1D forward transform F_p over the vectors x[0..7]; every sum
-// is within 16 bits (docs/spec.md's ranges).
-template <int kPass>
-HWY_INLINE void forward(D16 d, V16 x[8]) {
+// The spec's 1D forward transform F_p over the vectors x[0..7]; in 16-bit
+// lanes every sum is within 16 bits (docs/spec.md's ranges), in 32-bit
+// lanes within 32.
+template <int kPass, class D, class V = hn::Vec<D>>
+HWY_INLINE void forward(D d, V x[8]) {
   constexpr int K1 = kPass == 1 ? 45451 : 22725,
                 K2 = kPass == 1 ? 42813 : 21407,
                 K3 = kPass == 1 ? 38531 : 19266,
                 K5 = kPass == 1 ? 25746 : 12873, K6 = kPass == 1 ? 17734 : 8867,
                 K7 = kPass == 1 ? 9041 : 4520;
-  const V16 s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
+  const V s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
             s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
-  const V16 d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
+  const V d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
             d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
-  const V16 e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
+  const V e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
             e3 = hn::Sub(s0, s3);
   if constexpr (kPass == 1) {
     x[0] = hn::Add(e0, e1);
@@ -112,9 +120,9 @@ HWY_INLINE void forward(D16 d, V16 x[8]) {
   }
   x[2] = hn::Add(mul15<K6>(d, e2), mul15<K2>(d, e3));
   x[6] = hn::Sub(mul15<K6>(d, e3), mul15<K2>(d, e2));
-  const V16 t0 = mul15<23170>(d, hn::Sub(d1, d2)),
+  const V t0 = mul15<23170>(d, hn::Sub(d1, d2)),
             t1 = mul15<23170>(d, hn::Add(d1, d2));
-  const V16 o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
+  const V o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
             o3 = hn::Add(d0, t1);
   x[1] = hn::Add(mul15<K7>(d, o0), mul15<K1>(d, o3));
   x[7] = hn::Sub(mul15<K7>(d, o3), mul15<K1>(d, o0));
@@ -269,7 +277,9 @@ HWY_INLINE void transpose(D16 d, V16 r[8]) {
 // padded to columns [-8, width + pad): a ring of 32 rows, each built once
 // when first asked for. In place, every row is asked for (copied) before
 // its chunk is written, and the rows asked for again later (the bottom
-// mirror) are within 15 of the last: still in the ring.
+// mirror) are within 15 of the last: still in the ring. Samples of type S:
+// bytes, or 10-bit values (from their words, the other bits dropped).
+template <class S>
 class MirroredRows {
  public:
   MirroredRows(const ConstPlane& src, int pad)
@@ -281,20 +291,29 @@ class MirroredRows {
       edge_.push_back(dct_refl(x, src.width));
   }
   // Row y (any integer) at its column 0.
-  const uint8_t* row(int y) {
+  const S* row(int y) {
     const int r = dct_refl(y, src_.height), slot = r & 31;
-    uint8_t* out = bytes_.data() + size_t(slot) * pitch_;
+    S* out = bytes_.data() + size_t(slot) * pitch_;
     if (tag_[slot] != r) {
       tag_[slot] = r;
-      const uint8_t* in = src_.row(r);
-      const int w = src_.width, step = src_.step;
-      if (step == 1)
-        std::memcpy(out + 8, in, size_t(w));
-      else
-        for (int x = 0; x < w; x++) out[8 + x] = in[x * step];
-      for (int x = 0; x < 8; x++) out[x] = in[edge_[x] * step];
-      for (int x = w; x < pitch_ - 8; x++)
-        out[8 + x] = in[edge_[8 + x - w] * step];
+      const int w = src_.width;
+      if constexpr (sizeof(S) == 1) {
+        const uint8_t* in = src_.row(r);
+        const int step = src_.step;
+        if (step == 1)
+          std::memcpy(out + 8, in, size_t(w));
+        else
+          for (int x = 0; x < w; x++) out[8 + x] = in[x * step];
+        for (int x = 0; x < 8; x++) out[x] = in[edge_[x] * step];
+        for (int x = w; x < pitch_ - 8; x++)
+          out[8 + x] = in[edge_[8 + x - w] * step];
+      } else {
+        const auto value = [&](int x) { return S(sample_value<S>(src_, x, r)); };
+        for (int x = 0; x < w; x++) out[8 + x] = value(x);
+        for (int x = 0; x < 8; x++) out[x] = value(edge_[x]);
+        for (int x = w; x < pitch_ - 8; x++)
+          out[8 + x] = value(edge_[8 + x - w]);
+      }
     }
     return out + 8;
   }
@@ -302,7 +321,7 @@ class MirroredRows {
  private:
   ConstPlane src_;
   int pitch_;
-  std::vector<uint8_t> bytes_;
+  std::vector<S> bytes_;
   std::vector<int> edge_;  // columns -8..-1, then width.. of the padding
   int tag_[32];
 };
@@ -310,7 +329,7 @@ class MirroredRows {
 // One shift's block row with top `by`, its reconstructions added to
 // `sum(y)` (a row of the ring at its column 0).
 template <bool kVnni, class SumRow>
-void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
+void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
                int threshold, const SumRow& sum) {
   const size_t n = hn::Lanes(d);
   const hn::Rebind<uint8_t, D16> d8;
@@ -386,24 +405,30 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   }
 }
 
-template <bool kVnni>
+#include "filters/deblock/deblock_dct_hbd_simd-inl.h"
+
+// Planes of samples of type S (uint8_t, or uint16_t words of 10-bit
+// values); kVnni: block_row's (8-bit only).
+template <class S, bool kVnni>
 void DctRows(const ConstPlane& src, const Plane& dst,
-             const DeblockPlaneParams& pp, int y_begin, int y_end) {
+             const DeblockPlaneParams& params, int y_begin, int y_end) {
   const int w = dst.width;
   if (y_begin >= y_end || w == 0) return;
+  const DeblockPlaneParams pp =
+      deblock_plane_params_at_depth(params, src.bit_depth);
   const D16 d;
   const int n = int(hn::Lanes(d));
   // A group of blocks starts before w and reads n samples from there.
-  MirroredRows rows(src, n + 8);
+  MirroredRows<S> rows(src, n + 8);
   const int pitch = 8 + w + n + 8;
   std::vector<int16_t> ring(16 * size_t(pitch), 0);
   auto sum = [&](int y) { return ring.data() + size_t(y & 15) * pitch + 8; };
   const int shifts = pp.dct_shifts;
   int log2n = 0;
   while ((1 << log2n) < shifts) log2n++;
-  std::vector<uint8_t> out_row(size_t(w) + n);
-  const hn::Rebind<uint8_t, D16> d8;
+  std::vector<S> out_row(size_t(w) + n);
   const hn::RebindToUnsigned<D16> du;
+  // The sums (at most 64 * 1023) and their means are unsigned 16-bit.
   const auto half = hn::Set(du, uint16_t(shifts / 2));
   // Chunk c is rows [8c, 8c + 8); block rows with tops 8c + sy end in it or
   // the next, so after chunk c's block rows it is complete.
@@ -414,23 +439,46 @@ void DctRows(const ConstPlane& src, const Plane& dst,
       dct_shift(shifts, k, &sx, &sy);
       const int by = 8 * c + sy;
       if (by + 8 <= y_begin || by >= y_end) continue;
-      block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
+      if constexpr (sizeof(S) == 1)
+        block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
+      else
+        block_row_hbd(d, rows, w, sx, by, pp.dct_threshold, src.bit_depth,
+                      sum);
     }
     for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
          y++) {
       const int16_t* s = sum(y);
       const auto mean = [&](int x) {
-        const auto v = hn::ShiftRightSame(
+        return hn::ShiftRightSame(
             hn::Add(hn::BitCast(du, hn::LoadU(d, s + x)), half), log2n);
-        return hn::DemoteTo(d8, hn::BitCast(d, v));
       };
       // Whole vectors straight into a packed row; the rest through out_row.
       int x0 = 0;
-      if (dst.step == 1)
-        for (; x0 + n <= w; x0 += n) hn::StoreU(mean(x0), d8, dst.row(y) + x0);
-      for (int x = x0; x < w; x += n)
-        hn::StoreU(mean(x), d8, out_row.data() + x - x0);
-      for (int x = x0; x < w; x++) dst.at(x, y) = out_row[x - x0];
+      if constexpr (sizeof(S) == 1) {
+        const hn::Rebind<uint8_t, D16> d8;
+        const auto mean8 = [&](int x) {
+          return hn::DemoteTo(d8, hn::BitCast(d, mean(x)));
+        };
+        if (dst.step == 1)
+          for (; x0 + n <= w; x0 += n)
+            hn::StoreU(mean8(x0), d8, dst.row(y) + x0);
+        for (int x = x0; x < w; x += n)
+          hn::StoreU(mean8(x), d8, out_row.data() + x - x0);
+        for (int x = x0; x < w; x++) dst.at(x, y) = out_row[x - x0];
+      } else {
+        // The words: each value at its plane's lsb, the other bits 0.
+        const auto words = [&](int x) {
+          return hn::ShiftLeftSame(mean(x), dst.lsb);
+        };
+        if (dst.step == 2) {
+          uint16_t* row = reinterpret_cast<uint16_t*>(dst.row(y));
+          for (; x0 + n <= w; x0 += n) hn::StoreU(words(x0), du, row + x0);
+        }
+        for (int x = x0; x < w; x += n)
+          hn::StoreU(words(x), du, out_row.data() + x - x0);
+        for (int x = x0; x < w; x++)
+          std::memcpy(&dst.at(x, y), &out_row[x - x0], 2);
+      }
     }
     // Chunk c's rows of the ring are free for chunk c + 2.
     for (int y = 8 * c; y < 8 * c + 8; y++)
@@ -444,14 +492,19 @@ void DctRows(const ConstPlane& src, const Plane& dst,
 
 void dct_rows(const ConstPlane& src, const Plane& dst,
               const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  DctRows<false>(src, dst, pp, y_begin, y_end);
+  DctRows<uint8_t, false>(src, dst, pp, y_begin, y_end);
+}
+
+void dct_rows_hbd(const ConstPlane& src, const Plane& dst,
+                  const DeblockPlaneParams& pp, int y_begin, int y_end) {
+  DctRows<uint16_t, false>(src, dst, pp, y_begin, y_end);
 }
 
 #if HWY_TARGET == HWY_AVX3
 // The AVX3 rows with vpdpwssd (rotate's kVnni).
 void dct_rows_vnni(const ConstPlane& src, const Plane& dst,
                    const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  DctRows<true>(src, dst, pp, y_begin, y_end);
+  DctRows<uint8_t, true>(src, dst, pp, y_begin, y_end);
 }
 #endif
 
@@ -463,9 +516,11 @@ HWY_AFTER_NAMESPACE();
 namespace daedalus {
 
 HWY_EXPORT(dct_rows);
+HWY_EXPORT(dct_rows_hbd);
 
 void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
   dsp->dct_rows = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows));
+  dsp->dct_rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows_hbd));
 #if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
   // Where AVX3 is chosen and the CPU has VNNI, the AVX3 rows with
   // vpdpwssd. Highway's AVX3_DL bit stands for VNNI here (its feature set
