@@ -1,7 +1,8 @@
 // mode=dct's block row for 10-bit planes (docs/spec.md "High bit depth"),
 // for deblock_dct_simd.cc, which includes it once per Highway target inside
-// its target namespace, after D16, splat, mul15, forward, transpose and
-// MirroredRows. Hence no include guard and no includes of its own.
+// its target namespace, after D16, splat, mul15, forward, MirroredRows,
+// block_row_rows and forward_pass1. Hence no include guard and no includes
+// of its own.
 //
 // Pass 1 of the forward transform fits 16 bits at 10 bits too (|x| <= 9656,
 // and X0 of the unbiased input 2P <= 16368), so it and the first transpose
@@ -55,8 +56,8 @@ HWY_INLINE void transpose4(D32 d, V32* r) {
 // The 8x8 matrices M[i][j] (vector i, lane j; lanes 0-3 in lo, 4-7 in hi)
 // transposed, as four 4x4 ones: lo' = (T(lo[0..3]), T(hi[0..3])), hi' =
 // (T(lo[4..7]), T(hi[4..7])). With hi_zero, hi is all 0 and so are rows
-// 4..7 of the result, which are not made (inverse32<true> does not read
-// them).
+// 4..7 of the result, which are not made (inverse with kLowHalf does not
+// read them).
 HWY_INLINE void transpose_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
   V32 lo_right[4];
   HWY_UNROLL(4)
@@ -73,65 +74,12 @@ HWY_INLINE void transpose_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
   for (int i = 0; i < 4; i++) hi[i] = lo_right[i];
 }
 
-// Round2(v * K, 14).
-template <int K>
-HWY_INLINE V32 mul14(D32 d, V32 v) {
-  return hn::ShiftRight<14>(hn::Add(hn::Mul(v, splat<int32_t, K>(d)),
-                                    splat<int32_t, 1 << 13>(d)));
-}
-
-// Round2(a * C1 + b * C2, 14): one VP9 butterfly output.
-template <int C1, int C2>
-HWY_INLINE V32 rotate32(D32 d, V32 a, V32 b) {
-  const V32 sum = hn::Add(hn::Mul(a, splat<int32_t, C1>(d)),
-                          hn::Mul(b, splat<int32_t, C2>(d)));
-  return hn::ShiftRight<14>(hn::Add(sum, splat<int32_t, 1 << 13>(d)));
-}
-
-// VP9's 1D inverse over t[0..7] in 32-bit lanes (dct8.cc's stages). A pair
-// with the same constant twice is one product of the sum (a * c + b * c =
-// (a + b) * c exactly). With kLowHalf, t[4..7] are all 0: one product each.
-template <bool kLowHalf>
-HWY_INLINE void inverse32(D32 d, V32 t[8]) {
-  V32 a4, a5, a6, a7, b0, b1, b2, b3;
-  if constexpr (kLowHalf) {
-    a4 = mul14<kCos28>(d, t[1]);
-    a7 = mul14<kCos4>(d, t[1]);
-    a5 = mul14<-kCos20>(d, t[3]);
-    a6 = mul14<kCos12>(d, t[3]);
-    b0 = b1 = mul14<kCos16>(d, t[0]);
-    b2 = mul14<kCos24>(d, t[2]);
-    b3 = mul14<kCos8>(d, t[2]);
-  } else {
-    a4 = rotate32<kCos28, -kCos4>(d, t[1], t[7]);
-    a7 = rotate32<kCos4, kCos28>(d, t[1], t[7]);
-    a5 = rotate32<kCos12, -kCos20>(d, t[5], t[3]);
-    a6 = rotate32<kCos20, kCos12>(d, t[5], t[3]);
-    b0 = mul14<kCos16>(d, hn::Add(t[0], t[4]));
-    b1 = mul14<kCos16>(d, hn::Sub(t[0], t[4]));
-    b2 = rotate32<kCos24, -kCos8>(d, t[2], t[6]);
-    b3 = rotate32<kCos8, kCos24>(d, t[2], t[6]);
-  }
-  const V32 b4 = hn::Add(a4, a5), b5 = hn::Sub(a4, a5);
-  const V32 b6 = hn::Sub(a7, a6), b7 = hn::Add(a7, a6);
-  const V32 c0 = hn::Add(b0, b3), c1 = hn::Add(b1, b2);
-  const V32 c2 = hn::Sub(b1, b2), c3 = hn::Sub(b0, b3);
-  const V32 c5 = mul14<kCos16>(d, hn::Sub(b6, b5));
-  const V32 c6 = mul14<kCos16>(d, hn::Add(b6, b5));
-  t[0] = hn::Add(c0, b7);
-  t[1] = hn::Add(c1, c6);
-  t[2] = hn::Add(c2, c5);
-  t[3] = hn::Add(c3, b4);
-  t[4] = hn::Sub(c3, b4);
-  t[5] = hn::Sub(c2, c5);
-  t[6] = hn::Sub(c1, c6);
-  t[7] = hn::Sub(c0, b7);
-}
-
-template <bool kLowHalf>
-HWY_INLINE void inverse32_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
-  inverse32<kLowHalf>(d, lo);
-  if (!hi_zero) inverse32<kLowHalf>(d, hi);
+// The inverse (deblock_dct_simd.cc's, in 32-bit lanes) of both halves; of
+// lo alone where hi is all 0 (its inverse would be too).
+template <bool kRowPass, bool kLowHalf>
+HWY_INLINE void inverse_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
+  inverse<kRowPass, kLowHalf, false>(d, lo);
+  if (!hi_zero) inverse<kRowPass, kLowHalf, false>(d, hi);
 }
 
 // One shift's block row with top `by` of a plane of bit depth `bit_depth`
@@ -141,10 +89,8 @@ void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
                    int by, int threshold, int bit_depth, const SumRow& sum) {
   const D32 d32;
   const size_t n = hn::Lanes(d);
-  const hn::RebindToUnsigned<D16> du;
   const hn::RebindToUnsigned<D32> du32;
   const int mid = 128 << (bit_depth - 8);
-  // x_i = 2 (P - mid) as in block_row: 2P, and 8 * 2 mid off X0.
   const V16 bias = hn::Set(d, int16_t(16 * mid));
   const V32 t = hn::Set(d32, threshold);
   // Round2(y, 5) + mid = (y + 16 + 32 mid) >> 5.
@@ -158,17 +104,11 @@ void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
   const auto is_dc = hn::RebindMask(
       d32, hn::Eq(hn::And(hn::Iota(du32, 0), hn::Set(du32, 3)), hn::Zero(du32)));
   const uint16_t* in[8];
-  for (int i = 0; i < 8; i++) in[i] = rows.row(by + i);
   int16_t* out[8];
-  for (int i = 0; i < 8; i++) out[i] = sum(by + i);
+  block_row_rows(rows, sum, by, in, out);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
     V16 x[8];
-    HWY_UNROLL(8)
-    for (int i = 0; i < 8; i++)
-      x[i] = hn::ShiftLeft<1>(hn::BitCast(d, hn::LoadU(du, in[i] + bx)));
-    forward<1>(d, x);
-    x[0] = hn::Sub(x[0], bias);
-    transpose(d, x);
+    forward_pass1(d, in, bx, bias, x);
     V32 lo[8], hi[8];  // x[u], lanes v 0-3 and 4-7 of each block
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) widen_parts(d, x[i], lo[i], hi[i]);
@@ -206,14 +146,14 @@ void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
     }
     const bool hi_zero = hn::AllFalse(d32, high_v);
     if (hn::AllFalse(d32, high_u))
-      inverse32_halves<true>(d32, lo, hi, hi_zero);
+      inverse_halves<true, true>(d32, lo, hi, hi_zero);
     else
-      inverse32_halves<false>(d32, lo, hi, hi_zero);
+      inverse_halves<true, false>(d32, lo, hi, hi_zero);
     transpose_halves(d32, lo, hi, hi_zero);
     if (hi_zero)
-      inverse32_halves<true>(d32, lo, hi, false);
+      inverse_halves<false, true>(d32, lo, hi, false);
     else
-      inverse32_halves<false>(d32, lo, hi, false);
+      inverse_halves<false, false>(d32, lo, hi, false);
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) {
       const V16 q = narrow_parts(d, reconstruct(lo[i]), reconstruct(hi[i]));

@@ -195,53 +195,102 @@ HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
 constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
               kCos20 = 9102, kCos24 = 6270, kCos28 = 3196;
 
-// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). The row
-// pass's inputs are coefficients (|c| <= 11432), so its (t0 +- t4) * cos16
-// fits 16 bits and takes one pmulhrsw; the column pass's may not. With
-// kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves them): then
-// every stage-1 and stage-2 butterfly has a single product, which pmulhrsw
-// by twice the constant rounds exactly as Round2(., 14), and no product
-// can leave 16 bits.
-template <bool kRowPass, bool kLowHalf, bool kVnni>
-HWY_INLINE void inverse(D16 d, V16 t[8]) {
-  V16 a4, a5, a6, a7, b0, b1, b2, b3;
-  if constexpr (kLowHalf) {
-    a4 = mul15<2 * kCos28>(d, t[1]);
-    a7 = mul15<2 * kCos4>(d, t[1]);
-    a5 = mul15<-2 * kCos20>(d, t[3]);
-    a6 = mul15<2 * kCos12>(d, t[3]);
-    b0 = b1 = mul15<2 * kCos16>(d, t[0]);
-    b2 = mul15<2 * kCos24>(d, t[2]);
-    b3 = mul15<2 * kCos8>(d, t[2]);
+// What the inverse's lane type changes. 16-bit lanes (8-bit planes): adds
+// saturate, as the spec's 16-bit storage rule says; a single product
+// Round2(v * K, 14) is pmulhrsw by 2K, which rounds the same; a pair is
+// rotate's. 32-bit lanes (10-bit planes): plain adds and products, which
+// on the forward transform's coefficients neither overflow nor reach the
+// 18-bit clip (docs/spec.md, "32 bits suffice"); a pair with one constant
+// twice (up to sign) is one product of the sum or difference.
+template <class D>
+constexpr bool kWide = sizeof(hn::TFromD<D>) == 4;
+
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V stored_add(D, V a, V b) {
+  if constexpr (kWide<D>)
+    return hn::Add(a, b);
+  else
+    return hn::SaturatedAdd(a, b);
+}
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V stored_sub(D, V a, V b) {
+  if constexpr (kWide<D>)
+    return hn::Sub(a, b);
+  else
+    return hn::SaturatedSub(a, b);
+}
+
+template <int K, class D, class V = hn::Vec<D>>
+HWY_INLINE V mul14(D d, V v) {
+  if constexpr (kWide<D>)
+    return hn::ShiftRight<14>(hn::Add(hn::Mul(v, splat<int32_t, K>(d)),
+                                      splat<int32_t, 1 << 13>(d)));
+  else
+    return mul15<2 * K>(d, v);
+}
+
+template <int C1, int C2, bool kVnni, class D, class V = hn::Vec<D>>
+HWY_INLINE V rotate_any(D d, V a, V b) {
+  if constexpr (!kWide<D>) {
+    return rotate<C1, C2, kVnni>(d, a, b);
+  } else if constexpr (C1 == C2) {
+    return mul14<C1>(d, hn::Add(a, b));
+  } else if constexpr (C1 == -C2) {
+    return mul14<C1>(d, hn::Sub(a, b));
   } else {
-    a4 = rotate<kCos28, -kCos4, kVnni>(d, t[1], t[7]);
-    a7 = rotate<kCos4, kCos28, kVnni>(d, t[1], t[7]);
-    a5 = rotate<kCos12, -kCos20, kVnni>(d, t[5], t[3]);
-    a6 = rotate<kCos20, kCos12, kVnni>(d, t[5], t[3]);
-    if constexpr (kRowPass) {
-      b0 = mul15<2 * kCos16>(d, hn::Add(t[0], t[4]));
-      b1 = mul15<2 * kCos16>(d, hn::Sub(t[0], t[4]));
-    } else {
-      b0 = rotate<kCos16, kCos16, kVnni>(d, t[0], t[4]);
-      b1 = rotate<kCos16, -kCos16, kVnni>(d, t[0], t[4]);
-    }
-    b2 = rotate<kCos24, -kCos8, kVnni>(d, t[2], t[6]);
-    b3 = rotate<kCos8, kCos24, kVnni>(d, t[2], t[6]);
+    const V sum = hn::Add(hn::Mul(a, splat<int32_t, C1>(d)),
+                          hn::Mul(b, splat<int32_t, C2>(d)));
+    return hn::ShiftRight<14>(hn::Add(sum, splat<int32_t, 1 << 13>(d)));
   }
-  const V16 b4 = hn::SaturatedAdd(a4, a5), b5 = hn::SaturatedSub(a4, a5);
-  const V16 b6 = hn::SaturatedSub(a7, a6), b7 = hn::SaturatedAdd(a7, a6);
-  const V16 c0 = hn::SaturatedAdd(b0, b3), c1 = hn::SaturatedAdd(b1, b2);
-  const V16 c2 = hn::SaturatedSub(b1, b2), c3 = hn::SaturatedSub(b0, b3);
-  const V16 c5 = rotate<kCos16, -kCos16, kVnni>(d, b6, b5);
-  const V16 c6 = rotate<kCos16, kCos16, kVnni>(d, b6, b5);
-  t[0] = hn::SaturatedAdd(c0, b7);
-  t[1] = hn::SaturatedAdd(c1, c6);
-  t[2] = hn::SaturatedAdd(c2, c5);
-  t[3] = hn::SaturatedAdd(c3, b4);
-  t[4] = hn::SaturatedSub(c3, b4);
-  t[5] = hn::SaturatedSub(c2, c5);
-  t[6] = hn::SaturatedSub(c1, c6);
-  t[7] = hn::SaturatedSub(c0, b7);
+}
+
+// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). In 16-bit
+// lanes the row pass's inputs are coefficients (|c| <= 11432), so its
+// (t0 +- t4) * cos16 fits 16 bits and takes one pmulhrsw; the column pass's
+// may not. With kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves
+// them): then every stage-1 and stage-2 butterfly has a single product,
+// which no lane type can overflow.
+template <bool kRowPass, bool kLowHalf, bool kVnni, class D,
+          class V = hn::Vec<D>>
+HWY_INLINE void inverse(D d, V t[8]) {
+  V a4, a5, a6, a7, b0, b1, b2, b3;
+  if constexpr (kLowHalf) {
+    a4 = mul14<kCos28>(d, t[1]);
+    a7 = mul14<kCos4>(d, t[1]);
+    a5 = mul14<-kCos20>(d, t[3]);
+    a6 = mul14<kCos12>(d, t[3]);
+    b0 = b1 = mul14<kCos16>(d, t[0]);
+    b2 = mul14<kCos24>(d, t[2]);
+    b3 = mul14<kCos8>(d, t[2]);
+  } else {
+    a4 = rotate_any<kCos28, -kCos4, kVnni>(d, t[1], t[7]);
+    a7 = rotate_any<kCos4, kCos28, kVnni>(d, t[1], t[7]);
+    a5 = rotate_any<kCos12, -kCos20, kVnni>(d, t[5], t[3]);
+    a6 = rotate_any<kCos20, kCos12, kVnni>(d, t[5], t[3]);
+    if constexpr (kRowPass) {
+      b0 = mul14<kCos16>(d, hn::Add(t[0], t[4]));
+      b1 = mul14<kCos16>(d, hn::Sub(t[0], t[4]));
+    } else {
+      b0 = rotate_any<kCos16, kCos16, kVnni>(d, t[0], t[4]);
+      b1 = rotate_any<kCos16, -kCos16, kVnni>(d, t[0], t[4]);
+    }
+    b2 = rotate_any<kCos24, -kCos8, kVnni>(d, t[2], t[6]);
+    b3 = rotate_any<kCos8, kCos24, kVnni>(d, t[2], t[6]);
+  }
+  const V b4 = stored_add(d, a4, a5), b5 = stored_sub(d, a4, a5);
+  const V b6 = stored_sub(d, a7, a6), b7 = stored_add(d, a7, a6);
+  const V c0 = stored_add(d, b0, b3), c1 = stored_add(d, b1, b2);
+  const V c2 = stored_sub(d, b1, b2), c3 = stored_sub(d, b0, b3);
+  const V c5 = rotate_any<kCos16, -kCos16, kVnni>(d, b6, b5);
+  const V c6 = rotate_any<kCos16, kCos16, kVnni>(d, b6, b5);
+  t[0] = stored_add(d, c0, b7);
+  t[1] = stored_add(d, c1, c6);
+  t[2] = stored_add(d, c2, c5);
+  t[3] = stored_add(d, c3, b4);
+  t[4] = stored_sub(d, c3, b4);
+  t[5] = stored_sub(d, c2, c5);
+  t[6] = stored_sub(d, c1, c6);
+  t[7] = stored_sub(d, c0, b7);
 }
 
 // Transposes the 8x8 block in each 128-bit part of r[0..7].
@@ -326,13 +375,46 @@ class MirroredRows {
   int tag_[32];
 };
 
+// The rows of the block row with top `by`: its 8 source rows and the 8 rows
+// of the ring its reconstructions are added to.
+template <class S, class SumRow>
+HWY_INLINE void block_row_rows(MirroredRows<S>& rows, const SumRow& sum,
+                               int by, const S* in[8], int16_t* out[8]) {
+  for (int i = 0; i < 8; i++) {
+    in[i] = rows.row(by + i);
+    out[i] = sum(by + i);
+  }
+}
+
+// The spec's x_i = 2 * (P - mid) of the blocks at column bx of `in`,
+// through pass 1 and the transpose: x[c], lane v of each block. Pass 1 is
+// linear up to its products, which see only differences of x, so the
+// offset is taken from X0 alone (`bias` = 8 * 2 mid), once instead of once
+// per row. At 10 bits too, every value fits 16 bits (X0 of 2P <= 16368).
+template <class S>
+HWY_INLINE void forward_pass1(D16 d, const S* const in[8], int bx, V16 bias,
+                              V16 x[8]) {
+  const hn::RebindToUnsigned<D16> du;
+  HWY_UNROLL(8)
+  for (int i = 0; i < 8; i++) {
+    hn::Vec<decltype(du)> p;
+    if constexpr (sizeof(S) == 1)
+      p = hn::PromoteTo(du, hn::LoadU(hn::Rebind<uint8_t, D16>(), in[i] + bx));
+    else
+      p = hn::LoadU(du, in[i] + bx);
+    x[i] = hn::ShiftLeft<1>(hn::BitCast(d, p));
+  }
+  forward<1>(d, x);
+  x[0] = hn::Sub(x[0], bias);
+  transpose(d, x);
+}
+
 // One shift's block row with top `by`, its reconstructions added to
 // `sum(y)` (a row of the ring at its column 0).
 template <bool kVnni, class SumRow>
 void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
                int threshold, const SumRow& sum) {
   const size_t n = hn::Lanes(d);
-  const hn::Rebind<uint8_t, D16> d8;
   const hn::RebindToUnsigned<D16> du;
   const V16 bias = hn::Set(d, 8 * 256), t = hn::Set(d, int16_t(threshold));
   // Round2(y, 5) + 128 = (y + 16 + 32 * 128) >> 5: the prediction added
@@ -346,21 +428,11 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
   const auto high_v = hn::RebindMask(
       d, hn::Gt(hn::And(hn::Iota(du, 0), hn::Set(du, 7)), hn::Set(du, 3)));
   const uint8_t* in[8];
-  for (int i = 0; i < 8; i++) in[i] = rows.row(by + i);
   int16_t* out[8];
-  for (int i = 0; i < 8; i++) out[i] = sum(by + i);
+  block_row_rows(rows, sum, by, in, out);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
-    // The spec's x_i = 2 * (P - 128): pass 1 is linear up to its products,
-    // which see only differences of x, so the bias -256 is taken from X0
-    // alone (8 * -256), once instead of once per row.
     V16 x[8];
-    HWY_UNROLL(8)
-    for (int i = 0; i < 8; i++)
-      x[i] = hn::ShiftLeft<1>(
-          hn::BitCast(d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx))));
-    forward<1>(d, x);
-    x[0] = hn::Sub(x[0], bias);
-    transpose(d, x);
+    forward_pass1(d, in, bx, bias, x);
     forward<2>(d, x);  // x[u], lane v of each block
     // Which coefficients survive: any AC at all; any at u >= 4 (the row
     // pass's high half); any at v >= 4 (lanes 4-7: the column pass's).

@@ -89,35 +89,13 @@ DeblockParams deblock_params_for(DeblockMode mode) {
   return params;
 }
 
-TEST(Threads, DeblockIsIdenticalForEveryThreadCount) {
+// Deblock with `params` on `formats`, the reference against the ladder.
+void expect_deblock_same(const DeblockParams& params,
+                         std::span<const PixelFormat> formats, uint32_t& salt) {
   DeblockDsp ref, fast;
   deblock_dsp_init_ref(&ref);
   deblock_dsp_init(&fast);
-  uint32_t salt = 0;
-  for (DeblockMode mode :
-       {DeblockMode::H264, DeblockMode::Vp9, DeblockMode::Dct}) {
-    SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)));
-    DeblockParams params = deblock_params_for(mode);
-    for (PixelFormat format : kAllPixelFormats)
-      for (Size size : kSizes)
-        expect_same_for_all_threads(
-            format, size, salt++,
-            [&](Frame dst, ConstFrame) { deblock_frame(ref, dst, params); },
-            [&](Frame dst, ConstFrame, ThreadPool* pool) {
-              deblock_frame(fast, dst, params, pool);
-            });
-  }
-}
-
-// mode=dct on 10-bit frames too: its row bands read a copy of the planes'
-// words.
-TEST(Threads, DeblockDct10IsIdenticalForEveryThreadCount) {
-  DeblockDsp ref, fast;
-  deblock_dsp_init_ref(&ref);
-  deblock_dsp_init(&fast);
-  uint32_t salt = 100;
-  const DeblockParams params = deblock_params_for(DeblockMode::Dct);
-  for (PixelFormat format : kTenBitPixelFormats)
+  for (PixelFormat format : formats)
     for (Size size : kSizes)
       expect_same_for_all_threads(
           format, size, salt++,
@@ -125,6 +103,23 @@ TEST(Threads, DeblockDct10IsIdenticalForEveryThreadCount) {
           [&](Frame dst, ConstFrame, ThreadPool* pool) {
             deblock_frame(fast, dst, params, pool);
           });
+}
+
+TEST(Threads, DeblockIsIdenticalForEveryThreadCount) {
+  uint32_t salt = 0;
+  for (DeblockMode mode :
+       {DeblockMode::H264, DeblockMode::Vp9, DeblockMode::Dct}) {
+    SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)));
+    expect_deblock_same(deblock_params_for(mode), kAllPixelFormats, salt);
+  }
+}
+
+// mode=dct on 10-bit frames too: its row bands read a copy of the planes'
+// words.
+TEST(Threads, DeblockDct10IsIdenticalForEveryThreadCount) {
+  uint32_t salt = 100;
+  expect_deblock_same(deblock_params_for(DeblockMode::Dct),
+                      kTenBitPixelFormats, salt);
 }
 
 TEST(Threads, CdefIsIdenticalForEveryThreadCount) {

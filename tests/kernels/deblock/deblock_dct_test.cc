@@ -119,11 +119,45 @@ double basis(int k, int x) {
   return a * std::cos((2 * x + 1) * k * M_PI / 16);
 }
 
-std::vector<uint8_t> random_block(std::mt19937& gen, int lo = 0, int hi = 255) {
+// A block of samples of type S (uint8_t: 8 bits, uint16_t: 10) in [lo, hi].
+template <class S = uint8_t>
+std::vector<S> random_block(std::mt19937& gen, int lo = 0,
+                            int hi = sizeof(S) == 1 ? 255 : 1023) {
   std::uniform_int_distribution<int> d(lo, hi);
-  std::vector<uint8_t> b(64);
-  for (uint8_t& v : b) v = uint8_t(d(gen));
+  std::vector<S> b(64);
+  for (S& v : b) v = S(d(gen));
   return b;
+}
+
+// The pair gives back every sample within 1, and all but about 1 in 10^4
+// exactly (docs/spec.md): full-range noise, noise of +-`near` around a
+// level, and 0/max blocks.
+template <class S>
+void expect_pair_within_one_step(uint32_t salt, int bit_depth, int near) {
+  std::mt19937 gen = test::rng(salt);
+  const int max = (1 << bit_depth) - 1, mid = 128 << (bit_depth - 8);
+  long off = 0, samples = 0;
+  for (int n = 0; n < 50000; n++) {
+    const int kind = n % 3;
+    const int level = std::uniform_int_distribution<int>(0, max)(gen);
+    std::vector<S> b =
+        kind == 0   ? random_block<S>(gen)
+        : kind == 1 ? random_block<S>(gen, std::max(0, level - near),
+                                      std::min(max, level + near))
+                    : random_block<S>(gen, 0, 1);
+    if (kind == 2)
+      for (S& v : b) v = S(v ? max : 0);
+    DctCoef<S> c[64], y[64];
+    dct8x8_forward(b.data(), 8, c, bit_depth);
+    vp9_idct8x8(c, y, bit_depth);
+    for (int i = 0; i < 64; i++) {
+      const int e = std::clamp(mid + int(y[i]), 0, max) - b[size_t(i)];
+      ASSERT_LE(std::abs(e), 1) << "block " << n;
+      off += e != 0;
+      samples++;
+    }
+  }
+  EXPECT_LT(double(off) / samples, 1e-3) << off << " of " << samples;
 }
 
 TEST(DctTransform, FlatBlockIsItsSumAndComesBack) {
@@ -139,31 +173,7 @@ TEST(DctTransform, FlatBlockIsItsSumAndComesBack) {
 }
 
 TEST(DctTransform, PairReconstructsWithinOneStep) {
-  std::mt19937 gen = test::rng(1);
-  long off = 0, samples = 0;
-  for (int n = 0; n < 50000; n++) {
-    // Full-range noise, small noise around a level, and 0/255 blocks.
-    const int kind = n % 3;
-    const int mid = std::uniform_int_distribution<int>(0, 255)(gen);
-    std::vector<uint8_t> b =
-        kind == 0 ? random_block(gen)
-        : kind == 1
-            ? random_block(gen, std::max(0, mid - 4), std::min(255, mid + 4))
-            : random_block(gen, 0, 1);
-    if (kind == 2)
-      for (uint8_t& v : b) v = v ? 255 : 0;
-    int16_t c[64], y[64];
-    dct8x8_forward(b.data(), 8, c);
-    vp9_idct8x8(c, y);
-    for (int i = 0; i < 64; i++) {
-      const int e = std::clamp(128 + y[i], 0, 255) - b[i];
-      ASSERT_LE(std::abs(e), 1) << "block " << n;
-      off += e != 0;
-      samples++;
-    }
-  }
-  // docs/spec.md: all but about 1 sample in 10^4 come back exactly.
-  EXPECT_LT(double(off) / samples, 1e-3) << off << " of " << samples;
+  expect_pair_within_one_step<uint8_t>(1, 8, 4);
 }
 
 TEST(DctTransform, ForwardIsEightTimesTheOrthonormalDct) {
@@ -264,14 +274,6 @@ TEST(DctTransform, InverseMatchesTheVp9Specification) {
 
 // ---- The transform pair at 10 bits (docs/spec.md "High bit depth") ----
 
-std::vector<uint16_t> random_block10(std::mt19937& gen, int lo = 0,
-                                     int hi = 1023) {
-  std::uniform_int_distribution<int> d(lo, hi);
-  std::vector<uint16_t> b(64);
-  for (uint16_t& v : b) v = uint16_t(d(gen));
-  return b;
-}
-
 TEST(DctTransform10, FlatBlockIsItsSumAndComesBack) {
   for (int level = 0; level < 1024; level++) {
     const std::vector<uint16_t> block(64, uint16_t(level));
@@ -285,29 +287,7 @@ TEST(DctTransform10, FlatBlockIsItsSumAndComesBack) {
 }
 
 TEST(DctTransform10, PairReconstructsWithinOneStep) {
-  std::mt19937 gen = test::rng(11);
-  long off = 0, samples = 0;
-  for (int n = 0; n < 50000; n++) {
-    const int kind = n % 3;
-    const int mid = std::uniform_int_distribution<int>(0, 1023)(gen);
-    std::vector<uint16_t> b =
-        kind == 0   ? random_block10(gen)
-        : kind == 1 ? random_block10(gen, std::max(0, mid - 16),
-                                     std::min(1023, mid + 16))
-                    : random_block10(gen, 0, 1);
-    if (kind == 2)
-      for (uint16_t& v : b) v = v ? 1023 : 0;
-    int32_t c[64], y[64];
-    dct8x8_forward(b.data(), 8, c, 10);
-    vp9_idct8x8(c, y, 10);
-    for (int i = 0; i < 64; i++) {
-      const int e = std::clamp(512 + y[i], 0, 1023) - b[i];
-      ASSERT_LE(std::abs(e), 1) << "block " << n;
-      off += e != 0;
-      samples++;
-    }
-  }
-  EXPECT_LT(double(off) / samples, 1e-3) << off << " of " << samples;
+  expect_pair_within_one_step<uint16_t>(11, 10, 16);
 }
 
 // 4 P gives the coefficients of P times 4 up to rounding: the DC exactly
@@ -342,7 +322,7 @@ TEST(DctTransform10, RangesAtTheExtremes) {
   EXPECT_LE(max_abs_over_extremes(-pass1, pass1, 2), 45728);
   std::mt19937 gen = test::rng(13);
   for (int n = 0; n < 20000; n++) {
-    std::vector<uint16_t> b = random_block10(gen, 0, 1);
+    std::vector<uint16_t> b = random_block<uint16_t>(gen, 0, 1);
     for (uint16_t& v : b) v = v ? 1023 : 0;
     int32_t c[64];
     dct8x8_forward(b.data(), 8, c, 10);
@@ -427,10 +407,10 @@ TEST(DctTransform10, InverseFitsThirtyTwoBitsOnForwardOutputs) {
       blocks.push_back(b);
     }
   for (int n = 0; n < 2000; n++) {
-    std::vector<uint16_t> b = random_block10(gen, 0, 1);
+    std::vector<uint16_t> b = random_block<uint16_t>(gen, 0, 1);
     for (uint16_t& v : b) v = v ? 1023 : 0;
     blocks.push_back(b);
-    blocks.push_back(random_block10(gen));
+    blocks.push_back(random_block<uint16_t>(gen));
   }
   for (int i = 0; i < 64; i++) {
     std::vector<uint16_t> b(64, 0);
