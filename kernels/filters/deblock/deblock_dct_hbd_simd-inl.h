@@ -102,7 +102,8 @@ void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
   };
   // The DC is lane 0 of each part of lo[0].
   const auto is_dc = hn::RebindMask(
-      d32, hn::Eq(hn::And(hn::Iota(du32, 0), hn::Set(du32, 3)), hn::Zero(du32)));
+      d32,
+      hn::Eq(hn::And(hn::Iota(du32, 0), hn::Set(du32, 3)), hn::Zero(du32)));
   const uint16_t* in[8];
   int16_t* out[8];
   block_row_rows(rows, sum, by, in, out);

@@ -86,8 +86,8 @@ HWY_INLINE hn::Vec<D> splat(D d) {
 template <int K, class D>
 HWY_INLINE hn::Vec<D> mul15(D d, hn::Vec<D> v) {
   if constexpr (sizeof(hn::TFromD<D>) == 4) {
-    return hn::ShiftRight<15>(hn::Add(hn::Mul(v, splat<int32_t, K>(d)),
-                                      splat<int32_t, 1 << 14>(d)));
+    return hn::ShiftRight<15>(
+        hn::Add(hn::Mul(v, splat<int32_t, K>(d)), splat<int32_t, 1 << 14>(d)));
   } else if constexpr (K >= 32768) {
     return hn::Add(v, hn::MulFixedPoint15(v, splat<int16_t, K - 32768>(d)));
   } else {
@@ -98,7 +98,7 @@ HWY_INLINE hn::Vec<D> mul15(D d, hn::Vec<D> v) {
 // The spec's 1D forward transform F_p over the vectors x[0..7]; in 16-bit
 // lanes every sum is within 16 bits (docs/spec.md's ranges), in 32-bit
 // lanes within 32.
-template <int kPass, class D, class V = hn::Vec<D>>
+template <int kPass, class D, class V = hn::Vec<D> >
 HWY_INLINE void forward(D d, V x[8]) {
   constexpr int K1 = kPass == 1 ? 45451 : 22725,
                 K2 = kPass == 1 ? 42813 : 21407,
@@ -106,11 +106,11 @@ HWY_INLINE void forward(D d, V x[8]) {
                 K5 = kPass == 1 ? 25746 : 12873, K6 = kPass == 1 ? 17734 : 8867,
                 K7 = kPass == 1 ? 9041 : 4520;
   const V s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
-            s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
+          s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
   const V d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
-            d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
+          d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
   const V e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
-            e3 = hn::Sub(s0, s3);
+          e3 = hn::Sub(s0, s3);
   if constexpr (kPass == 1) {
     x[0] = hn::Add(e0, e1);
     x[4] = hn::Sub(e0, e1);
@@ -121,9 +121,9 @@ HWY_INLINE void forward(D d, V x[8]) {
   x[2] = hn::Add(mul15<K6>(d, e2), mul15<K2>(d, e3));
   x[6] = hn::Sub(mul15<K6>(d, e3), mul15<K2>(d, e2));
   const V t0 = mul15<23170>(d, hn::Sub(d1, d2)),
-            t1 = mul15<23170>(d, hn::Add(d1, d2));
+          t1 = mul15<23170>(d, hn::Add(d1, d2));
   const V o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
-            o3 = hn::Add(d0, t1);
+          o3 = hn::Add(d0, t1);
   x[1] = hn::Add(mul15<K7>(d, o0), mul15<K1>(d, o3));
   x[7] = hn::Sub(mul15<K7>(d, o3), mul15<K1>(d, o0));
   x[5] = hn::Add(mul15<K3>(d, o1), mul15<K5>(d, o2));
@@ -205,14 +205,14 @@ constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
 template <class D>
 constexpr bool kWide = sizeof(hn::TFromD<D>) == 4;
 
-template <class D, class V = hn::Vec<D>>
+template <class D, class V = hn::Vec<D> >
 HWY_INLINE V stored_add(D, V a, V b) {
   if constexpr (kWide<D>)
     return hn::Add(a, b);
   else
     return hn::SaturatedAdd(a, b);
 }
-template <class D, class V = hn::Vec<D>>
+template <class D, class V = hn::Vec<D> >
 HWY_INLINE V stored_sub(D, V a, V b) {
   if constexpr (kWide<D>)
     return hn::Sub(a, b);
@@ -220,16 +220,16 @@ HWY_INLINE V stored_sub(D, V a, V b) {
     return hn::SaturatedSub(a, b);
 }
 
-template <int K, class D, class V = hn::Vec<D>>
+template <int K, class D, class V = hn::Vec<D> >
 HWY_INLINE V mul14(D d, V v) {
   if constexpr (kWide<D>)
-    return hn::ShiftRight<14>(hn::Add(hn::Mul(v, splat<int32_t, K>(d)),
-                                      splat<int32_t, 1 << 13>(d)));
+    return hn::ShiftRight<14>(
+        hn::Add(hn::Mul(v, splat<int32_t, K>(d)), splat<int32_t, 1 << 13>(d)));
   else
     return mul15<2 * K>(d, v);
 }
 
-template <int C1, int C2, bool kVnni, class D, class V = hn::Vec<D>>
+template <int C1, int C2, bool kVnni, class D, class V = hn::Vec<D> >
 HWY_INLINE V rotate_any(D d, V a, V b) {
   if constexpr (!kWide<D>) {
     return rotate<C1, C2, kVnni>(d, a, b);
@@ -251,7 +251,7 @@ HWY_INLINE V rotate_any(D d, V a, V b) {
 // them): then every stage-1 and stage-2 butterfly has a single product,
 // which no lane type can overflow.
 template <bool kRowPass, bool kLowHalf, bool kVnni, class D,
-          class V = hn::Vec<D>>
+          class V = hn::Vec<D> >
 HWY_INLINE void inverse(D d, V t[8]) {
   V a4, a5, a6, a7, b0, b1, b2, b3;
   if constexpr (kLowHalf) {
@@ -357,7 +357,9 @@ class MirroredRows {
         for (int x = w; x < pitch_ - 8; x++)
           out[8 + x] = in[edge_[8 + x - w] * step];
       } else {
-        const auto value = [&](int x) { return S(sample_value<S>(src_, x, r)); };
+        const auto value = [&](int x) {
+          return S(sample_value<S>(src_, x, r));
+        };
         for (int x = 0; x < w; x++) out[8 + x] = value(x);
         for (int x = 0; x < 8; x++) out[x] = value(edge_[x]);
         for (int x = w; x < pitch_ - 8; x++)
@@ -378,8 +380,8 @@ class MirroredRows {
 // The rows of the block row with top `by`: its 8 source rows and the 8 rows
 // of the ring its reconstructions are added to.
 template <class S, class SumRow>
-HWY_INLINE void block_row_rows(MirroredRows<S>& rows, const SumRow& sum,
-                               int by, const S* in[8], int16_t* out[8]) {
+HWY_INLINE void block_row_rows(MirroredRows<S>& rows, const SumRow& sum, int by,
+                               const S* in[8], int16_t* out[8]) {
   for (int i = 0; i < 8; i++) {
     in[i] = rows.row(by + i);
     out[i] = sum(by + i);
@@ -514,8 +516,7 @@ void DctRows(const ConstPlane& src, const Plane& dst,
       if constexpr (sizeof(S) == 1)
         block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
       else
-        block_row_hbd(d, rows, w, sx, by, pp.dct_threshold, src.bit_depth,
-                      sum);
+        block_row_hbd(d, rows, w, sx, by, pp.dct_threshold, src.bit_depth, sum);
     }
     for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
          y++) {

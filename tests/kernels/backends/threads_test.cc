@@ -118,8 +118,8 @@ TEST(Threads, DeblockIsIdenticalForEveryThreadCount) {
 // words.
 TEST(Threads, DeblockDct10IsIdenticalForEveryThreadCount) {
   uint32_t salt = 100;
-  expect_deblock_same(deblock_params_for(DeblockMode::Dct),
-                      kTenBitPixelFormats, salt);
+  expect_deblock_same(deblock_params_for(DeblockMode::Dct), kTenBitPixelFormats,
+                      salt);
 }
 
 TEST(Threads, CdefIsIdenticalForEveryThreadCount) {

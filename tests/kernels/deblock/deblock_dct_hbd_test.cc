@@ -59,8 +59,8 @@ TEST(DctFilterHbd, TwoShiftsAverageKnownAnswer) {
                                  418, 418, 418, 418, 424, 424, 424, 424};
   for (PixelFormat format : {PixelFormat::Y444_10LE, PixelFormat::P010_10LE}) {
     SCOPED_TRACE(pixel_format_name(format));
-    Image image =
-        luma_image(format, 16, 16, [](int x, int) { return x < 8 ? 400 : 424; });
+    Image image = luma_image(format, 16, 16,
+                             [](int x, int) { return x < 8 ? 400 : 424; });
     deblock_frame(reference(), image.frame(), test::dct_params(51, 2));
     const ConstPlane luma = image.frame().planes[0];
     for (int y = 0; y < 16; y++) {
@@ -83,9 +83,9 @@ TEST(DctFilterHbd, OneShiftKeepsOrFlattensEachBlock) {
   });
   deblock_frame(reference(), image.frame(), test::dct_params(36, 1));
   for (int y = 0; y < 8; y++)
-    ASSERT_EQ(row(image, y), (std::vector<int>{112, 112, 112, 112, 912, 912,
-                                               912, 912, 482, 482, 482, 482,
-                                               482, 482, 482, 482}))
+    ASSERT_EQ(row(image, y),
+              (std::vector<int>{112, 112, 112, 112, 912, 912, 912, 912, 482,
+                                482, 482, 482, 482, 482, 482, 482}))
         << y;
 }
 

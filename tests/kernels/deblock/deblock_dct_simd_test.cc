@@ -41,7 +41,6 @@ void fill(Image& image, std::mt19937& gen, int kind) {
   test::set_outside_bits(image, gen);
 }
 
-
 // One plane through dct_rows of both tables, the rows cut into random
 // pieces for the SIMD side; every byte compared (padding included).
 void expect_plane_matches(const Tables& t, const Image& source,

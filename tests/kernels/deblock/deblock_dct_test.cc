@@ -51,9 +51,9 @@ struct IdctExtremes {
 struct SpecIdct {
   explicit SpecIdct(int bit_depth = 8, IdctExtremes* seen = nullptr)
       : max((int64_t(1) << (7 + bit_depth)) - 1), seen(seen) {}
-  int64_t max;            // docs/spec.md's added rule: stored values clipped
-  IdctExtremes* seen;     // null: not recorded
-  bool outputs = false;   // the final Hadamards of a column pass are running
+  int64_t max;           // docs/spec.md's added rule: stored values clipped
+  IdctExtremes* seen;    // null: not recorded
+  bool outputs = false;  // the final Hadamards of a column pass are running
   int T[8];
   int store(int64_t v) {
     if (seen && !outputs) seen->stored = std::max(seen->stored, std::abs(v));
@@ -140,11 +140,11 @@ void expect_pair_within_one_step(uint32_t salt, int bit_depth, int near) {
   for (int n = 0; n < 50000; n++) {
     const int kind = n % 3;
     const int level = std::uniform_int_distribution<int>(0, max)(gen);
-    std::vector<S> b =
-        kind == 0   ? random_block<S>(gen)
-        : kind == 1 ? random_block<S>(gen, std::max(0, level - near),
-                                      std::min(max, level + near))
-                    : random_block<S>(gen, 0, 1);
+    std::vector<S> b = kind == 0 ? random_block<S>(gen)
+                       : kind == 1
+                           ? random_block<S>(gen, std::max(0, level - near),
+                                             std::min(max, level + near))
+                           : random_block<S>(gen, 0, 1);
     if (kind == 2)
       for (S& v : b) v = S(v ? max : 0);
     DctCoef<S> c[64], y[64];
@@ -391,9 +391,10 @@ TEST(DctTransform10, InverseClipsAtEighteenBits) {
 // docs/spec.md's "32 bits suffice": on coefficients of the forward
 // transform, thresholded at any level, every sum of a butterfly is below
 // 1.6e9 and every value stored before a column pass's outputs within
-// +-95000 (the 18-bit clip is at 131071). Blocks that drive single coefficients to their extremes (the sign
-// pattern of each basis function at 0 and 1023), 0/1023 noise, full-range
-// noise and impulses, at every threshold qp gives and at 0 (none zeroed).
+// +-95000 (the 18-bit clip is at 131071). Blocks that drive single coefficients
+// to their extremes (the sign pattern of each basis function at 0 and 1023),
+// 0/1023 noise, full-range noise and impulses, at every threshold qp gives and
+// at 0 (none zeroed).
 TEST(DctTransform10, InverseFitsThirtyTwoBitsOnForwardOutputs) {
   std::mt19937 gen = test::rng(15);
   std::vector<std::vector<uint16_t>> blocks;
@@ -401,9 +402,8 @@ TEST(DctTransform10, InverseFitsThirtyTwoBitsOnForwardOutputs) {
     for (bool flip : {false, true}) {
       std::vector<uint16_t> b(64);
       for (int i = 0; i < 64; i++)
-        b[size_t(i)] = (basis(k / 8, i / 8) * basis(k % 8, i % 8) >= 0) != flip
-                           ? 1023
-                           : 0;
+        b[size_t(i)] =
+            (basis(k / 8, i / 8) * basis(k % 8, i % 8) >= 0) != flip ? 1023 : 0;
       blocks.push_back(b);
     }
   for (int n = 0; n < 2000; n++) {

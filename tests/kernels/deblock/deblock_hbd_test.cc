@@ -235,7 +235,8 @@ TEST(DeblockHbd, BitsOutsideTheValues) {
         const bool active = p == 0 || vp9_mode;
         const int sx = p ? f.chroma_shift_x : 0, sy = p ? f.chroma_shift_y : 0;
         const int b = deblock_grid_block(params);
-        const int ox = (params.grid_x >> sx) % b, oy = (params.grid_y >> sy) % b;
+        const int ox = (params.grid_x >> sx) % b,
+                  oy = (params.grid_y >> sy) % b;
         for (int y = 0; y < plane.height; y++)
           for (int x = 0; x < plane.width; x++) {
             const bool written = active && x >= ox && y >= oy;
