@@ -360,7 +360,18 @@ class MirroredRows {
         const auto value = [&](int x) {
           return S(sample_value<S>(src_, x, r));
         };
-        for (int x = 0; x < w; x++) out[8 + x] = value(x);
+        int x = 0;
+        if (src_.step == 2) {  // whole vectors of words, then one at a time
+          const hn::ScalableTag<uint16_t> du;
+          const auto max = hn::Set(du, uint16_t(src_.max_value()));
+          const auto* words = reinterpret_cast<const uint16_t*>(src_.row(r));
+          for (const int n = int(hn::Lanes(du)); x + n <= w; x += n) {
+            const auto v =
+                hn::ShiftRightSame(hn::LoadU(du, words + x), src_.lsb);
+            hn::StoreU(hn::And(v, max), du, out + 8 + x);
+          }
+        }
+        for (; x < w; x++) out[8 + x] = value(x);
         for (int x = 0; x < 8; x++) out[x] = value(edge_[x]);
         for (int x = w; x < pitch_ - 8; x++)
           out[8 + x] = value(edge_[8 + x - w]);
