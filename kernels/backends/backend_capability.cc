@@ -9,8 +9,8 @@ namespace {
 // BackendKind's order and kernel in Kernel's order.
 constexpr bool kTenBit[4][5] = {
     //          h264   vp9    dct    cdef   mc
-    /* scalar */ {true, true, false, true, true},
-    /* cpu    */ {true, true, false, true, true},
+    /* scalar */ {true, true, true, true, true},
+    /* cpu    */ {true, true, true, true, true},
     /* gpu    */ {true, true, false, true, true},
     /* hybrid */ {true, true, false, true, true},
 };

@@ -159,21 +159,23 @@ std::vector<Workload> workloads() {
   // 4 (the default) or 8 shifts: on the flat blocks above, whose AC all
   // fall (the shortcut past the inverse), and on texture (waves of +-60
   // with +-3 noise and 8x8 steps) where most blocks keep some AC.
-  const auto texture = [](std::mt19937& gen, Image& image) {
+  // At 10 bits both are the 8-bit content times 4 plus 0..3, so the same
+  // coefficients fall (the threshold scales by 4 too).
+  const auto texture = [set_scaled](std::mt19937& gen, Image& image) {
     std::uniform_int_distribution<int> noise(-3, 3);
     const Frame f = image.frame();
     for (int p = 0; p < f.num_planes; p++)
       for (int y = 0; y < f.planes[p].height; y++)
         for (int x = 0; x < f.planes[p].width; x++)
-          f.planes[p].at(x, y) = uint8_t(
-              128 + 60 * std::sin(x / 7.0) * std::cos(y / 11.0) +
-              (x / 8 + y / 8) % 3 * 3 + noise(gen));
+          set_scaled(gen, f.planes[p], x, y,
+                     int(uint8_t(128 + 60 * std::sin(x / 7.0) * std::cos(y / 11.0) +
+                                 (x / 8 + y / 8) % 3 * 3 + noise(gen))));
   };
   for (int shifts : {1, 4, 8}) {
     const DeblockParams dct{.qp = 44, .mode = DeblockMode::Dct, .shifts = shifts};
     const std::string n = std::to_string(shifts);
-    list.push_back({"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8)});
-    list.push_back({"deblock-dct" + n + "-texture", deblock_job(dct), texture});
+    list.push_back({"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8), true});
+    list.push_back({"deblock-dct" + n + "-texture", deblock_job(dct), texture, true});
   }
   return list;
 }

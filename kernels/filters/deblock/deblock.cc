@@ -150,6 +150,7 @@ DeblockPlaneParams deblock_plane_params_at_depth(const DeblockPlaneParams& pp,
   p.vp9.limit <<= cs;
   p.vp9.blimit <<= cs;
   p.vp9.thresh <<= cs;
+  p.dct_threshold <<= cs;
   return p;
 }
 
@@ -201,11 +202,13 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
 // reads every row before it writes it). Otherwise bands would read rows
 // their neighbours (or a GPU band) write, so the planes are copied (into
 // memory kept per calling thread: a frame's worth, not allocated again for
-// every frame; whole, as a small plane's mirror reaches every row) and the
-// bands read the copy.
+// every frame; whole, as a small plane's mirror reaches every row; the
+// samples' words as they are, packed) and the bands read the copy.
 void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
                            const DeblockParams& params, const int first[3],
                            ThreadPool* pool) {
+  const DeblockDctRowsFn dct_rows = deblock_dct_rows_fn(dsp, view.planes[0]);
+  const int size = view.planes[0].bytes_per_sample();
   DeblockPlaneParams pp[3];
   int rows[3] = {0, 0, 0}, left[3] = {0, 0, 0};
   bool whole = true, any = false;
@@ -218,38 +221,42 @@ void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
     left[p] = std::max(0, plane.height - first[p]);
     whole &= first[p] == 0;
     any |= left[p] > 0;
-    bytes += size_t(plane.width) * plane.height;
+    bytes += size_t(plane.width) * size * plane.height;
   }
   if (!any) return;
   if (whole && (!pool || pool->threads() == 1)) {
     for (int p = 0; p < view.num_planes; p++)
-      if (rows[p])
-        dsp.dct_rows(view.planes[p], view.planes[p], pp[p], 0, rows[p]);
+      if (rows[p]) dct_rows(view.planes[p], view.planes[p], pp[p], 0, rows[p]);
     return;
   }
   thread_local std::vector<uint8_t> copy;
   if (copy.size() < bytes) copy.resize(bytes);
   Plane src[3];
-  for (int p = 0, at = 0; p < view.num_planes; p++) {
+  for (size_t p = 0, at = 0; p < size_t(view.num_planes); p++) {
     const Plane& plane = view.planes[p];
-    src[p] = {copy.data() + at, plane.width, plane.width, rows[p], 1};
-    at += plane.width * rows[p];
+    src[p] = plane;
+    src[p].data = copy.data() + at;
+    src[p].stride = ptrdiff_t(plane.width) * size;
+    src[p].height = rows[p];
+    src[p].step = size;
+    at += size_t(src[p].stride) * rows[p];
   }
   run_bands(pool, std::span(rows, view.num_planes), 8,
             [&](int p, int begin, int end) {
               const Plane& plane = view.planes[p];
               for (int y = begin; y < end; y++) {
                 uint8_t* out = src[p].row(y);
-                if (plane.step == 1)
-                  std::copy_n(plane.row(y), plane.width, out);
+                if (plane.step == size)
+                  std::copy_n(plane.row(y), plane.width * size, out);
                 else
-                  for (int x = 0; x < plane.width; x++) out[x] = plane.at(x, y);
+                  for (int x = 0; x < plane.width; x++)
+                    std::copy_n(&plane.at(x, y), size, out + x * size);
               }
             });
   run_bands(pool, std::span(left, view.num_planes), 8,
             [&](int p, int begin, int end) {
-              dsp.dct_rows(src[p], view.planes[p], pp[p], first[p] + begin,
-                           first[p] + end);
+              dct_rows(src[p], view.planes[p], pp[p], first[p] + begin,
+                       first[p] + end);
             });
 }
 

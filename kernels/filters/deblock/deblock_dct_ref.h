@@ -13,6 +13,8 @@ inline int dct_refl(int t, int n) {
   return m < n ? m : 2 * n - 1 - m;
 }
 
+// Planes of samples of type S: uint8_t (bit depth 8) or uint16_t (10).
+template <class S>
 void dct_rows_ref(const ConstPlane& src, const Plane& dst,
                   const DeblockPlaneParams& pp, int y_begin, int y_end);
 

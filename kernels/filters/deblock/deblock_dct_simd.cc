@@ -1,6 +1,8 @@
 // The Highway implementation of deblock mode=dct (docs/spec.md). A vector of
 // 16-bit lanes holds one row of Lanes/8 horizontally adjacent blocks of one
 // shift, a block per 128-bit part, so the 8x8 transposes stay inside parts.
+// 10-bit planes go through the same forward pass 1 and row loop, the rest of
+// the pair in 32-bit lanes (deblock_dct_hbd_simd-inl.h).
 // The forward transform needs only 16-bit adds and pmulhrsw-style products
 // (its spec was written for that); VP9's inverse rotates with exact 32-bit
 // pair products (pmaddwd on x86, vpdpwssd where the CPU has AVX-512 VNNI,
@@ -38,10 +40,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 // One lane cannot hold a block row; SVE's vectors are sizeless and cannot be
 // array elements, which the blocks below are: the reference is these
 // targets' rung (Arm cores without SVE, the Raspberry Pi 5's, run NEON).
-template <bool kVnni>
+template <class S, bool kVnni>
 void DctRows(const ConstPlane& src, const Plane& dst,
              const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  dct_rows_ref(src, dst, pp, y_begin, y_end);
+  dct_rows_ref<S>(src, dst, pp, y_begin, y_end);
 }
 #else
 
@@ -78,31 +80,37 @@ HWY_INLINE hn::Vec<D> splat(D d) {
 #endif
 }
 
-// M(v, k) of the spec for a constant k: pmulhrsw computes it exactly for
-// k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15).
-template <int K>
-HWY_INLINE V16 mul15(D16 d, V16 v) {
-  if constexpr (K >= 32768)
+// M(v, k) of the spec for a constant k. 16-bit lanes: pmulhrsw computes it
+// exactly for k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15). 32-bit
+// lanes (10-bit pass 2, whose products fit 32 bits): as written.
+template <int K, class D>
+HWY_INLINE hn::Vec<D> mul15(D d, hn::Vec<D> v) {
+  if constexpr (sizeof(hn::TFromD<D>) == 4) {
+    return hn::ShiftRight<15>(
+        hn::Add(hn::Mul(v, splat<int32_t, K>(d)), splat<int32_t, 1 << 14>(d)));
+  } else if constexpr (K >= 32768) {
     return hn::Add(v, hn::MulFixedPoint15(v, splat<int16_t, K - 32768>(d)));
-  else
+  } else {
     return hn::MulFixedPoint15(v, splat<int16_t, K>(d));
+  }
 }
 
-// The spec's 1D forward transform F_p over the vectors x[0..7]; every sum
-// is within 16 bits (docs/spec.md's ranges).
-template <int kPass>
-HWY_INLINE void forward(D16 d, V16 x[8]) {
+// The spec's 1D forward transform F_p over the vectors x[0..7]; in 16-bit
+// lanes every sum is within 16 bits (docs/spec.md's ranges), in 32-bit
+// lanes within 32.
+template <int kPass, class D, class V = hn::Vec<D> >
+HWY_INLINE void forward(D d, V x[8]) {
   constexpr int K1 = kPass == 1 ? 45451 : 22725,
                 K2 = kPass == 1 ? 42813 : 21407,
                 K3 = kPass == 1 ? 38531 : 19266,
                 K5 = kPass == 1 ? 25746 : 12873, K6 = kPass == 1 ? 17734 : 8867,
                 K7 = kPass == 1 ? 9041 : 4520;
-  const V16 s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
-            s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
-  const V16 d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
-            d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
-  const V16 e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
-            e3 = hn::Sub(s0, s3);
+  const V s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
+          s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
+  const V d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
+          d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
+  const V e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
+          e3 = hn::Sub(s0, s3);
   if constexpr (kPass == 1) {
     x[0] = hn::Add(e0, e1);
     x[4] = hn::Sub(e0, e1);
@@ -112,10 +120,10 @@ HWY_INLINE void forward(D16 d, V16 x[8]) {
   }
   x[2] = hn::Add(mul15<K6>(d, e2), mul15<K2>(d, e3));
   x[6] = hn::Sub(mul15<K6>(d, e3), mul15<K2>(d, e2));
-  const V16 t0 = mul15<23170>(d, hn::Sub(d1, d2)),
-            t1 = mul15<23170>(d, hn::Add(d1, d2));
-  const V16 o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
-            o3 = hn::Add(d0, t1);
+  const V t0 = mul15<23170>(d, hn::Sub(d1, d2)),
+          t1 = mul15<23170>(d, hn::Add(d1, d2));
+  const V o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
+          o3 = hn::Add(d0, t1);
   x[1] = hn::Add(mul15<K7>(d, o0), mul15<K1>(d, o3));
   x[7] = hn::Sub(mul15<K7>(d, o3), mul15<K1>(d, o0));
   x[5] = hn::Add(mul15<K3>(d, o1), mul15<K5>(d, o2));
@@ -187,53 +195,102 @@ HWY_INLINE V16 rotate(D16 d, V16 a, V16 b) {
 constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
               kCos20 = 9102, kCos24 = 6270, kCos28 = 3196;
 
-// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). The row
-// pass's inputs are coefficients (|c| <= 11432), so its (t0 +- t4) * cos16
-// fits 16 bits and takes one pmulhrsw; the column pass's may not. With
-// kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves them): then
-// every stage-1 and stage-2 butterfly has a single product, which pmulhrsw
-// by twice the constant rounds exactly as Round2(., 14), and no product
-// can leave 16 bits.
-template <bool kRowPass, bool kLowHalf, bool kVnni>
-HWY_INLINE void inverse(D16 d, V16 t[8]) {
-  V16 a4, a5, a6, a7, b0, b1, b2, b3;
-  if constexpr (kLowHalf) {
-    a4 = mul15<2 * kCos28>(d, t[1]);
-    a7 = mul15<2 * kCos4>(d, t[1]);
-    a5 = mul15<-2 * kCos20>(d, t[3]);
-    a6 = mul15<2 * kCos12>(d, t[3]);
-    b0 = b1 = mul15<2 * kCos16>(d, t[0]);
-    b2 = mul15<2 * kCos24>(d, t[2]);
-    b3 = mul15<2 * kCos8>(d, t[2]);
+// What the inverse's lane type changes. 16-bit lanes (8-bit planes): adds
+// saturate, as the spec's 16-bit storage rule says; a single product
+// Round2(v * K, 14) is pmulhrsw by 2K, which rounds the same; a pair is
+// rotate's. 32-bit lanes (10-bit planes): plain adds and products, which
+// on the forward transform's coefficients neither overflow nor reach the
+// 18-bit clip (docs/spec.md, "32 bits suffice"); a pair with one constant
+// twice (up to sign) is one product of the sum or difference.
+template <class D>
+constexpr bool kWide = sizeof(hn::TFromD<D>) == 4;
+
+template <class D, class V = hn::Vec<D> >
+HWY_INLINE V stored_add(D, V a, V b) {
+  if constexpr (kWide<D>)
+    return hn::Add(a, b);
+  else
+    return hn::SaturatedAdd(a, b);
+}
+template <class D, class V = hn::Vec<D> >
+HWY_INLINE V stored_sub(D, V a, V b) {
+  if constexpr (kWide<D>)
+    return hn::Sub(a, b);
+  else
+    return hn::SaturatedSub(a, b);
+}
+
+template <int K, class D, class V = hn::Vec<D> >
+HWY_INLINE V mul14(D d, V v) {
+  if constexpr (kWide<D>)
+    return hn::ShiftRight<14>(
+        hn::Add(hn::Mul(v, splat<int32_t, K>(d)), splat<int32_t, 1 << 13>(d)));
+  else
+    return mul15<2 * K>(d, v);
+}
+
+template <int C1, int C2, bool kVnni, class D, class V = hn::Vec<D> >
+HWY_INLINE V rotate_any(D d, V a, V b) {
+  if constexpr (!kWide<D>) {
+    return rotate<C1, C2, kVnni>(d, a, b);
+  } else if constexpr (C1 == C2) {
+    return mul14<C1>(d, hn::Add(a, b));
+  } else if constexpr (C1 == -C2) {
+    return mul14<C1>(d, hn::Sub(a, b));
   } else {
-    a4 = rotate<kCos28, -kCos4, kVnni>(d, t[1], t[7]);
-    a7 = rotate<kCos4, kCos28, kVnni>(d, t[1], t[7]);
-    a5 = rotate<kCos12, -kCos20, kVnni>(d, t[5], t[3]);
-    a6 = rotate<kCos20, kCos12, kVnni>(d, t[5], t[3]);
-    if constexpr (kRowPass) {
-      b0 = mul15<2 * kCos16>(d, hn::Add(t[0], t[4]));
-      b1 = mul15<2 * kCos16>(d, hn::Sub(t[0], t[4]));
-    } else {
-      b0 = rotate<kCos16, kCos16, kVnni>(d, t[0], t[4]);
-      b1 = rotate<kCos16, -kCos16, kVnni>(d, t[0], t[4]);
-    }
-    b2 = rotate<kCos24, -kCos8, kVnni>(d, t[2], t[6]);
-    b3 = rotate<kCos8, kCos24, kVnni>(d, t[2], t[6]);
+    const V sum = hn::Add(hn::Mul(a, splat<int32_t, C1>(d)),
+                          hn::Mul(b, splat<int32_t, C2>(d)));
+    return hn::ShiftRight<14>(hn::Add(sum, splat<int32_t, 1 << 13>(d)));
   }
-  const V16 b4 = hn::SaturatedAdd(a4, a5), b5 = hn::SaturatedSub(a4, a5);
-  const V16 b6 = hn::SaturatedSub(a7, a6), b7 = hn::SaturatedAdd(a7, a6);
-  const V16 c0 = hn::SaturatedAdd(b0, b3), c1 = hn::SaturatedAdd(b1, b2);
-  const V16 c2 = hn::SaturatedSub(b1, b2), c3 = hn::SaturatedSub(b0, b3);
-  const V16 c5 = rotate<kCos16, -kCos16, kVnni>(d, b6, b5);
-  const V16 c6 = rotate<kCos16, kCos16, kVnni>(d, b6, b5);
-  t[0] = hn::SaturatedAdd(c0, b7);
-  t[1] = hn::SaturatedAdd(c1, c6);
-  t[2] = hn::SaturatedAdd(c2, c5);
-  t[3] = hn::SaturatedAdd(c3, b4);
-  t[4] = hn::SaturatedSub(c3, b4);
-  t[5] = hn::SaturatedSub(c2, c5);
-  t[6] = hn::SaturatedSub(c1, c6);
-  t[7] = hn::SaturatedSub(c0, b7);
+}
+
+// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). In 16-bit
+// lanes the row pass's inputs are coefficients (|c| <= 11432), so its
+// (t0 +- t4) * cos16 fits 16 bits and takes one pmulhrsw; the column pass's
+// may not. With kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves
+// them): then every stage-1 and stage-2 butterfly has a single product,
+// which no lane type can overflow.
+template <bool kRowPass, bool kLowHalf, bool kVnni, class D,
+          class V = hn::Vec<D> >
+HWY_INLINE void inverse(D d, V t[8]) {
+  V a4, a5, a6, a7, b0, b1, b2, b3;
+  if constexpr (kLowHalf) {
+    a4 = mul14<kCos28>(d, t[1]);
+    a7 = mul14<kCos4>(d, t[1]);
+    a5 = mul14<-kCos20>(d, t[3]);
+    a6 = mul14<kCos12>(d, t[3]);
+    b0 = b1 = mul14<kCos16>(d, t[0]);
+    b2 = mul14<kCos24>(d, t[2]);
+    b3 = mul14<kCos8>(d, t[2]);
+  } else {
+    a4 = rotate_any<kCos28, -kCos4, kVnni>(d, t[1], t[7]);
+    a7 = rotate_any<kCos4, kCos28, kVnni>(d, t[1], t[7]);
+    a5 = rotate_any<kCos12, -kCos20, kVnni>(d, t[5], t[3]);
+    a6 = rotate_any<kCos20, kCos12, kVnni>(d, t[5], t[3]);
+    if constexpr (kRowPass) {
+      b0 = mul14<kCos16>(d, hn::Add(t[0], t[4]));
+      b1 = mul14<kCos16>(d, hn::Sub(t[0], t[4]));
+    } else {
+      b0 = rotate_any<kCos16, kCos16, kVnni>(d, t[0], t[4]);
+      b1 = rotate_any<kCos16, -kCos16, kVnni>(d, t[0], t[4]);
+    }
+    b2 = rotate_any<kCos24, -kCos8, kVnni>(d, t[2], t[6]);
+    b3 = rotate_any<kCos8, kCos24, kVnni>(d, t[2], t[6]);
+  }
+  const V b4 = stored_add(d, a4, a5), b5 = stored_sub(d, a4, a5);
+  const V b6 = stored_sub(d, a7, a6), b7 = stored_add(d, a7, a6);
+  const V c0 = stored_add(d, b0, b3), c1 = stored_add(d, b1, b2);
+  const V c2 = stored_sub(d, b1, b2), c3 = stored_sub(d, b0, b3);
+  const V c5 = rotate_any<kCos16, -kCos16, kVnni>(d, b6, b5);
+  const V c6 = rotate_any<kCos16, kCos16, kVnni>(d, b6, b5);
+  t[0] = stored_add(d, c0, b7);
+  t[1] = stored_add(d, c1, c6);
+  t[2] = stored_add(d, c2, c5);
+  t[3] = stored_add(d, c3, b4);
+  t[4] = stored_sub(d, c3, b4);
+  t[5] = stored_sub(d, c2, c5);
+  t[6] = stored_sub(d, c1, c6);
+  t[7] = stored_sub(d, c0, b7);
 }
 
 // Transposes the 8x8 block in each 128-bit part of r[0..7].
@@ -269,7 +326,9 @@ HWY_INLINE void transpose(D16 d, V16 r[8]) {
 // padded to columns [-8, width + pad): a ring of 32 rows, each built once
 // when first asked for. In place, every row is asked for (copied) before
 // its chunk is written, and the rows asked for again later (the bottom
-// mirror) are within 15 of the last: still in the ring.
+// mirror) are within 15 of the last: still in the ring. Samples of type S:
+// bytes, or 10-bit values (from their words, the other bits dropped).
+template <class S>
 class MirroredRows {
  public:
   MirroredRows(const ConstPlane& src, int pad)
@@ -281,20 +340,42 @@ class MirroredRows {
       edge_.push_back(dct_refl(x, src.width));
   }
   // Row y (any integer) at its column 0.
-  const uint8_t* row(int y) {
+  const S* row(int y) {
     const int r = dct_refl(y, src_.height), slot = r & 31;
-    uint8_t* out = bytes_.data() + size_t(slot) * pitch_;
+    S* out = bytes_.data() + size_t(slot) * pitch_;
     if (tag_[slot] != r) {
       tag_[slot] = r;
-      const uint8_t* in = src_.row(r);
-      const int w = src_.width, step = src_.step;
-      if (step == 1)
-        std::memcpy(out + 8, in, size_t(w));
-      else
-        for (int x = 0; x < w; x++) out[8 + x] = in[x * step];
-      for (int x = 0; x < 8; x++) out[x] = in[edge_[x] * step];
-      for (int x = w; x < pitch_ - 8; x++)
-        out[8 + x] = in[edge_[8 + x - w] * step];
+      const int w = src_.width;
+      if constexpr (sizeof(S) == 1) {
+        const uint8_t* in = src_.row(r);
+        const int step = src_.step;
+        if (step == 1)
+          std::memcpy(out + 8, in, size_t(w));
+        else
+          for (int x = 0; x < w; x++) out[8 + x] = in[x * step];
+        for (int x = 0; x < 8; x++) out[x] = in[edge_[x] * step];
+        for (int x = w; x < pitch_ - 8; x++)
+          out[8 + x] = in[edge_[8 + x - w] * step];
+      } else {
+        const auto value = [&](int x) {
+          return S(sample_value<S>(src_, x, r));
+        };
+        int x = 0;
+        if (src_.step == 2) {  // whole vectors of words, then one at a time
+          const hn::ScalableTag<uint16_t> du;
+          const auto max = hn::Set(du, uint16_t(src_.max_value()));
+          const auto* words = reinterpret_cast<const uint16_t*>(src_.row(r));
+          for (const int n = int(hn::Lanes(du)); x + n <= w; x += n) {
+            const auto v =
+                hn::ShiftRightSame(hn::LoadU(du, words + x), src_.lsb);
+            hn::StoreU(hn::And(v, max), du, out + 8 + x);
+          }
+        }
+        for (; x < w; x++) out[8 + x] = value(x);
+        for (int x = 0; x < 8; x++) out[x] = value(edge_[x]);
+        for (int x = w; x < pitch_ - 8; x++)
+          out[8 + x] = value(edge_[8 + x - w]);
+      }
     }
     return out + 8;
   }
@@ -302,18 +383,51 @@ class MirroredRows {
  private:
   ConstPlane src_;
   int pitch_;
-  std::vector<uint8_t> bytes_;
+  std::vector<S> bytes_;
   std::vector<int> edge_;  // columns -8..-1, then width.. of the padding
   int tag_[32];
 };
 
+// The rows of the block row with top `by`: its 8 source rows and the 8 rows
+// of the ring its reconstructions are added to.
+template <class S, class SumRow>
+HWY_INLINE void block_row_rows(MirroredRows<S>& rows, const SumRow& sum, int by,
+                               const S* in[8], int16_t* out[8]) {
+  for (int i = 0; i < 8; i++) {
+    in[i] = rows.row(by + i);
+    out[i] = sum(by + i);
+  }
+}
+
+// The spec's x_i = 2 * (P - mid) of the blocks at column bx of `in`,
+// through pass 1 and the transpose: x[c], lane v of each block. Pass 1 is
+// linear up to its products, which see only differences of x, so the
+// offset is taken from X0 alone (`bias` = 8 * 2 mid), once instead of once
+// per row. At 10 bits too, every value fits 16 bits (X0 of 2P <= 16368).
+template <class S>
+HWY_INLINE void forward_pass1(D16 d, const S* const in[8], int bx, V16 bias,
+                              V16 x[8]) {
+  const hn::RebindToUnsigned<D16> du;
+  HWY_UNROLL(8)
+  for (int i = 0; i < 8; i++) {
+    hn::Vec<decltype(du)> p;
+    if constexpr (sizeof(S) == 1)
+      p = hn::PromoteTo(du, hn::LoadU(hn::Rebind<uint8_t, D16>(), in[i] + bx));
+    else
+      p = hn::LoadU(du, in[i] + bx);
+    x[i] = hn::ShiftLeft<1>(hn::BitCast(d, p));
+  }
+  forward<1>(d, x);
+  x[0] = hn::Sub(x[0], bias);
+  transpose(d, x);
+}
+
 // One shift's block row with top `by`, its reconstructions added to
 // `sum(y)` (a row of the ring at its column 0).
 template <bool kVnni, class SumRow>
-void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
+void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
                int threshold, const SumRow& sum) {
   const size_t n = hn::Lanes(d);
-  const hn::Rebind<uint8_t, D16> d8;
   const hn::RebindToUnsigned<D16> du;
   const V16 bias = hn::Set(d, 8 * 256), t = hn::Set(d, int16_t(threshold));
   // Round2(y, 5) + 128 = (y + 16 + 32 * 128) >> 5: the prediction added
@@ -327,21 +441,11 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   const auto high_v = hn::RebindMask(
       d, hn::Gt(hn::And(hn::Iota(du, 0), hn::Set(du, 7)), hn::Set(du, 3)));
   const uint8_t* in[8];
-  for (int i = 0; i < 8; i++) in[i] = rows.row(by + i);
   int16_t* out[8];
-  for (int i = 0; i < 8; i++) out[i] = sum(by + i);
+  block_row_rows(rows, sum, by, in, out);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
-    // The spec's x_i = 2 * (P - 128): pass 1 is linear up to its products,
-    // which see only differences of x, so the bias -256 is taken from X0
-    // alone (8 * -256), once instead of once per row.
     V16 x[8];
-    HWY_UNROLL(8)
-    for (int i = 0; i < 8; i++)
-      x[i] = hn::ShiftLeft<1>(
-          hn::BitCast(d, hn::PromoteTo(du, hn::LoadU(d8, in[i] + bx))));
-    forward<1>(d, x);
-    x[0] = hn::Sub(x[0], bias);
-    transpose(d, x);
+    forward_pass1(d, in, bx, bias, x);
     forward<2>(d, x);  // x[u], lane v of each block
     // Which coefficients survive: any AC at all; any at u >= 4 (the row
     // pass's high half); any at v >= 4 (lanes 4-7: the column pass's).
@@ -386,24 +490,30 @@ void block_row(D16 d, MirroredRows& rows, int width, int sx, int by,
   }
 }
 
-template <bool kVnni>
+#include "filters/deblock/deblock_dct_hbd_simd-inl.h"
+
+// Planes of samples of type S (uint8_t, or uint16_t words of 10-bit
+// values); kVnni: block_row's (8-bit only).
+template <class S, bool kVnni>
 void DctRows(const ConstPlane& src, const Plane& dst,
-             const DeblockPlaneParams& pp, int y_begin, int y_end) {
+             const DeblockPlaneParams& params, int y_begin, int y_end) {
   const int w = dst.width;
   if (y_begin >= y_end || w == 0) return;
+  const DeblockPlaneParams pp =
+      deblock_plane_params_at_depth(params, src.bit_depth);
   const D16 d;
   const int n = int(hn::Lanes(d));
   // A group of blocks starts before w and reads n samples from there.
-  MirroredRows rows(src, n + 8);
+  MirroredRows<S> rows(src, n + 8);
   const int pitch = 8 + w + n + 8;
   std::vector<int16_t> ring(16 * size_t(pitch), 0);
   auto sum = [&](int y) { return ring.data() + size_t(y & 15) * pitch + 8; };
   const int shifts = pp.dct_shifts;
   int log2n = 0;
   while ((1 << log2n) < shifts) log2n++;
-  std::vector<uint8_t> out_row(size_t(w) + n);
-  const hn::Rebind<uint8_t, D16> d8;
+  std::vector<S> out_row(size_t(w) + n);
   const hn::RebindToUnsigned<D16> du;
+  // The sums (at most 64 * 1023) and their means are unsigned 16-bit.
   const auto half = hn::Set(du, uint16_t(shifts / 2));
   // Chunk c is rows [8c, 8c + 8); block rows with tops 8c + sy end in it or
   // the next, so after chunk c's block rows it is complete.
@@ -414,23 +524,45 @@ void DctRows(const ConstPlane& src, const Plane& dst,
       dct_shift(shifts, k, &sx, &sy);
       const int by = 8 * c + sy;
       if (by + 8 <= y_begin || by >= y_end) continue;
-      block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
+      if constexpr (sizeof(S) == 1)
+        block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
+      else
+        block_row_hbd(d, rows, w, sx, by, pp.dct_threshold, src.bit_depth, sum);
     }
     for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
          y++) {
       const int16_t* s = sum(y);
       const auto mean = [&](int x) {
-        const auto v = hn::ShiftRightSame(
+        return hn::ShiftRightSame(
             hn::Add(hn::BitCast(du, hn::LoadU(d, s + x)), half), log2n);
-        return hn::DemoteTo(d8, hn::BitCast(d, v));
       };
       // Whole vectors straight into a packed row; the rest through out_row.
       int x0 = 0;
-      if (dst.step == 1)
-        for (; x0 + n <= w; x0 += n) hn::StoreU(mean(x0), d8, dst.row(y) + x0);
-      for (int x = x0; x < w; x += n)
-        hn::StoreU(mean(x), d8, out_row.data() + x - x0);
-      for (int x = x0; x < w; x++) dst.at(x, y) = out_row[x - x0];
+      if constexpr (sizeof(S) == 1) {
+        const hn::Rebind<uint8_t, D16> d8;
+        const auto mean8 = [&](int x) {
+          return hn::DemoteTo(d8, hn::BitCast(d, mean(x)));
+        };
+        if (dst.step == 1)
+          for (; x0 + n <= w; x0 += n)
+            hn::StoreU(mean8(x0), d8, dst.row(y) + x0);
+        for (int x = x0; x < w; x += n)
+          hn::StoreU(mean8(x), d8, out_row.data() + x - x0);
+        for (int x = x0; x < w; x++) dst.at(x, y) = out_row[x - x0];
+      } else {
+        // The words: each value at its plane's lsb, the other bits 0.
+        const auto words = [&](int x) {
+          return hn::ShiftLeftSame(mean(x), dst.lsb);
+        };
+        if (dst.step == 2) {
+          uint16_t* row = reinterpret_cast<uint16_t*>(dst.row(y));
+          for (; x0 + n <= w; x0 += n) hn::StoreU(words(x0), du, row + x0);
+        }
+        for (int x = x0; x < w; x += n)
+          hn::StoreU(words(x), du, out_row.data() + x - x0);
+        for (int x = x0; x < w; x++)
+          std::memcpy(&dst.at(x, y), &out_row[x - x0], 2);
+      }
     }
     // Chunk c's rows of the ring are free for chunk c + 2.
     for (int y = 8 * c; y < 8 * c + 8; y++)
@@ -444,14 +576,19 @@ void DctRows(const ConstPlane& src, const Plane& dst,
 
 void dct_rows(const ConstPlane& src, const Plane& dst,
               const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  DctRows<false>(src, dst, pp, y_begin, y_end);
+  DctRows<uint8_t, false>(src, dst, pp, y_begin, y_end);
+}
+
+void dct_rows_hbd(const ConstPlane& src, const Plane& dst,
+                  const DeblockPlaneParams& pp, int y_begin, int y_end) {
+  DctRows<uint16_t, false>(src, dst, pp, y_begin, y_end);
 }
 
 #if HWY_TARGET == HWY_AVX3
 // The AVX3 rows with vpdpwssd (rotate's kVnni).
 void dct_rows_vnni(const ConstPlane& src, const Plane& dst,
                    const DeblockPlaneParams& pp, int y_begin, int y_end) {
-  DctRows<true>(src, dst, pp, y_begin, y_end);
+  DctRows<uint8_t, true>(src, dst, pp, y_begin, y_end);
 }
 #endif
 
@@ -463,9 +600,11 @@ HWY_AFTER_NAMESPACE();
 namespace daedalus {
 
 HWY_EXPORT(dct_rows);
+HWY_EXPORT(dct_rows_hbd);
 
 void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
   dsp->dct_rows = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows));
+  dsp->dct_rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows_hbd));
 #if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
   // Where AVX3 is chosen and the CPU has VNNI, the AVX3 rows with
   // vpdpwssd. Highway's AVX3_DL bit stands for VNNI here (its feature set

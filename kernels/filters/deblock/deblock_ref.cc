@@ -1,6 +1,7 @@
 // The scalar reference of docs/spec.md, daedalusdeblock: written to be read
-// against the spec equations, not to be fast. mode=h264 and vp9 at bit depth
-// 8 and 10 ("High bit depth"), as templates on the sample type.
+// against the spec equations, not to be fast. Every mode at bit depth 8 and
+// 10 ("High bit depth"), as templates on the sample type (mode=dct's in
+// deblock_dct_ref.cc).
 #include <algorithm>
 #include <cstdlib>
 
@@ -124,7 +125,8 @@ void deblock_dsp_init_ref(DeblockDsp* dsp) {
   dsp->horizontal_edges = horizontal_edges_t<uint8_t>;
   dsp->vertical_edges_hbd = vertical_edges_t<uint16_t>;
   dsp->horizontal_edges_hbd = horizontal_edges_t<uint16_t>;
-  dsp->dct_rows = dct_rows_ref;
+  dsp->dct_rows = dct_rows_ref<uint8_t>;
+  dsp->dct_rows_hbd = dct_rows_ref<uint16_t>;
 }
 
 }  // namespace daedalus

@@ -94,11 +94,13 @@ DeblockPlaneParams deblock_plane_params(const DeblockParams& params,
                                         bool chroma_plane, bool chroma_filter);
 
 // `pp`'s thresholds for a plane of bit depth `bit_depth` (docs/spec.md
-// "High bit depth"): alpha, beta, tc0 and VP9's limit, blimit and thresh
-// shifted left by bit_depth - 8 (the other fields as they are). What else
-// the depth changes (VP9's flat bound 1 << (bit_depth - 8) and its 4-tap
-// filter's signed range, the clipping to the largest sample value) the
-// filters take from the depth themselves.
+// "High bit depth"): alpha, beta, tc0, VP9's limit, blimit and thresh and
+// mode=dct's threshold shifted left by bit_depth - 8 (the other fields as
+// they are). What else the depth changes (VP9's flat bound
+// 1 << (bit_depth - 8) and its 4-tap filter's signed range, mode=dct's
+// offset 128 << (bit_depth - 8) and its inverse's wider clipping, the
+// clipping to the largest sample value) the filters take from the depth
+// themselves.
 DeblockPlaneParams deblock_plane_params_at_depth(const DeblockPlaneParams& pp,
                                                  int bit_depth);
 
@@ -134,26 +136,27 @@ using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
                                           const DeblockPlaneParams& params,
                                           int x_begin, int x_end);
 
-// mode=dct (8-bit planes only, as yet): rows [y_begin, y_end) of `dst`
-// from `src`, a plane of the same
-// size (any of its rows may be read: blocks reach 7 rows beyond the range,
-// and mirror at the plane's edges). `src` may be `dst` itself only when the
-// range is the whole plane; otherwise they never overlap. Disjoint row
-// ranges may run concurrently; `dst` is written a sample at a time where its
-// step is not 1, so both channels of interleaved chroma may too.
+// mode=dct: rows [y_begin, y_end) of `dst` from `src`, a plane of the same
+// size and bit depth (any of its rows may be read: blocks reach 7 rows
+// beyond the range, and mirror at the plane's edges). `src` may be `dst`
+// itself only when the range is the whole plane; otherwise they never
+// overlap. Every sample of the rows is written (10-bit planes: the bits
+// outside the values 0). Disjoint row ranges may run concurrently; `dst` is
+// written a sample at a time where its step is not the sample size, so both
+// channels of interleaved chroma may too.
 using DeblockDctRowsFn = void (*)(const ConstPlane& src, const Plane& dst,
                                   const DeblockPlaneParams& params,
                                   int y_begin, int y_end);
 
-// mode=h264 and vp9 have an entry per sample size: planes of bit depth 8
-// and of bit depth 10 (16-bit words, *_hbd); mode=dct computes 8 bits only,
-// as yet.
+// Every mode has an entry per sample size: planes of bit depth 8 and of bit
+// depth 10 (16-bit words, *_hbd).
 struct DeblockDsp {
   DeblockVerticalEdgesFn vertical_edges = nullptr;
   DeblockHorizontalEdgesFn horizontal_edges = nullptr;
   DeblockVerticalEdgesFn vertical_edges_hbd = nullptr;
   DeblockHorizontalEdgesFn horizontal_edges_hbd = nullptr;
   DeblockDctRowsFn dct_rows = nullptr;
+  DeblockDctRowsFn dct_rows_hbd = nullptr;
 };
 
 // The entries of `dsp` for planes of `plane`'s bit depth.
@@ -166,6 +169,11 @@ template <class T>
 DeblockHorizontalEdgesFn deblock_horizontal_edges_fn(
     const DeblockDsp& dsp, const PlaneView<T>& plane) {
   return plane.bit_depth > 8 ? dsp.horizontal_edges_hbd : dsp.horizontal_edges;
+}
+template <class T>
+DeblockDctRowsFn deblock_dct_rows_fn(const DeblockDsp& dsp,
+                                     const PlaneView<T>& plane) {
+  return plane.bit_depth > 8 ? dsp.dct_rows_hbd : dsp.dct_rows;
 }
 
 // The scalar reference: the oracle every other implementation must match.
@@ -188,10 +196,9 @@ Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
 // bands, then pass 2 into column bands, on `pool` (the calling thread when
 // null); a band of interleaved chroma holds both channels. Frames of bit
-// depth 8 and 10 (mode=dct: 8 only, as yet). mode=dct filters
-// each plane in place on one thread; on several, it copies the planes first
-// and filters row bands from the copy. The result does not depend on the
-// split.
+// depth 8 and 10. mode=dct filters each plane in place on one thread; on
+// several, it copies the planes first and filters row bands from the copy.
+// The result does not depend on the split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool = nullptr);
 

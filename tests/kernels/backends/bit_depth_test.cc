@@ -1,5 +1,5 @@
 // 10-bit frames on every backend (docs/spec.md "High bit depth"): CDEF, MC
-// and deblock mode=h264 and vp9 on the scalar and cpu backends compute the
+// and deblock (every mode) on the scalar and cpu backends compute the
 // reference's output at any thread count (the gpu and hybrid backends: their
 // own suites, gpu_*_test.cc and hybrid_test.cc); every kernel and backend
 // that does not compute them yet (the capability table,
@@ -89,27 +89,48 @@ TEST(BitDepth, McOnTheCpuBackendsMatchesTheReference) {
   });
 }
 
-// mode=h264 and vp9, random settings over blocky content (so that the
+// Deblock with settings `draw` makes, over blocky content (so that the
 // filters engage) with bits outside the values, in place.
-TEST(BitDepth, DeblockOnTheCpuBackendsMatchesTheReference) {
+void expect_deblock_matches(
+    uint32_t salt, const std::function<DeblockParams(std::mt19937&)>& draw) {
   DeblockDsp ref;
   deblock_dsp_init_ref(&ref);
   const Fill blocky = [](std::mt19937& gen, Image& image) {
     test::fill_blocky(image, gen, 8, 512, 60);
   };
-  expect_cpu_backends_match(404, [&ref](std::mt19937& gen) -> KernelRun {
-    DeblockParams params;
-    if (gen() % 2) params = test::vp9_params(int(gen() % 63) + 1, int(gen() % 8), 8);
-    params.qp = 40 + int(gen() % 12);
-    params.block_size = 4 << (gen() % 3);
-    params.grid_x = int(gen() % 16);
-    params.grid_y = int(gen() % 16);
+  expect_cpu_backends_match(salt, [&](std::mt19937& gen) -> KernelRun {
+    const DeblockParams params = draw(gen);
     return [&ref, params](Backend* b, const Frame& dst, const ConstFrame&) {
       if (b) return b->deblock(dst, params);
       deblock_frame(ref, dst, params);
       return Status::ok();
     };
   }, blocky, /*in_place=*/true);
+}
+
+// mode=h264 and vp9 at random settings.
+TEST(BitDepth, DeblockOnTheCpuBackendsMatchesTheReference) {
+  expect_deblock_matches(404, [](std::mt19937& gen) {
+    DeblockParams params;
+    if (gen() % 2) params = test::vp9_params(int(gen() % 63) + 1, int(gen() % 8), 8);
+    params.qp = 40 + int(gen() % 12);
+    params.block_size = 4 << (gen() % 3);
+    params.grid_x = int(gen() % 16);
+    params.grid_y = int(gen() % 16);
+    return params;
+  });
+}
+
+// mode=dct at random settings (strength, shift count, chroma offset, grid
+// origin).
+TEST(BitDepth, DeblockDctOnTheCpuBackendsMatchesTheReference) {
+  expect_deblock_matches(405, [](std::mt19937& gen) {
+    DeblockParams params = test::dct_params(30 + int(gen() % 22), 1 << (gen() % 7));
+    params.chroma_qp_offset = int(gen() % 25) - 12;
+    params.grid_x = int(gen() % 16);
+    params.grid_y = int(gen() % 16);
+    return params;
+  });
 }
 
 // An error naming 10-bit video, and the frame untouched.

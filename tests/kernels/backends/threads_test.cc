@@ -28,10 +28,11 @@ constexpr Size kLarge =
 constexpr Size kSizes[] = {{1, 1}, {7, 5}, {33, 65}, {130, 47}, kLarge};
 
 // The large size only where it adds something (one planar, one semi-planar
-// format), to keep the run short.
+// format of each depth), to keep the run short.
 bool worth_running(PixelFormat format, Size size) {
   return size.w < kLarge.w || format == PixelFormat::I420 ||
-         format == PixelFormat::NV12;
+         format == PixelFormat::NV12 || format == PixelFormat::I420_10LE ||
+         format == PixelFormat::P010_10LE;
 }
 
 // Under ThreadSanitizer, only pools with workers to race (2 to 4 threads):
@@ -59,6 +60,7 @@ void expect_same_for_all_threads(PixelFormat format, Size size, uint32_t salt,
   std::mt19937 gen = test::rng(salt);
   Image src(format, size.w, size.h, 5);
   test::fill_random(src, gen);
+  test::set_outside_bits(src, gen);  // 10-bit: ignored, written 0
   Image expected = src;
   run_ref(expected.frame(), src.frame());
   for (int threads : thread_counts()) {
@@ -87,24 +89,37 @@ DeblockParams deblock_params_for(DeblockMode mode) {
   return params;
 }
 
-TEST(Threads, DeblockIsIdenticalForEveryThreadCount) {
+// Deblock with `params` on `formats`, the reference against the ladder.
+void expect_deblock_same(const DeblockParams& params,
+                         std::span<const PixelFormat> formats, uint32_t& salt) {
   DeblockDsp ref, fast;
   deblock_dsp_init_ref(&ref);
   deblock_dsp_init(&fast);
+  for (PixelFormat format : formats)
+    for (Size size : kSizes)
+      expect_same_for_all_threads(
+          format, size, salt++,
+          [&](Frame dst, ConstFrame) { deblock_frame(ref, dst, params); },
+          [&](Frame dst, ConstFrame, ThreadPool* pool) {
+            deblock_frame(fast, dst, params, pool);
+          });
+}
+
+TEST(Threads, DeblockIsIdenticalForEveryThreadCount) {
   uint32_t salt = 0;
   for (DeblockMode mode :
        {DeblockMode::H264, DeblockMode::Vp9, DeblockMode::Dct}) {
     SCOPED_TRACE("mode " + std::to_string(static_cast<int>(mode)));
-    DeblockParams params = deblock_params_for(mode);
-    for (PixelFormat format : kAllPixelFormats)
-      for (Size size : kSizes)
-        expect_same_for_all_threads(
-            format, size, salt++,
-            [&](Frame dst, ConstFrame) { deblock_frame(ref, dst, params); },
-            [&](Frame dst, ConstFrame, ThreadPool* pool) {
-              deblock_frame(fast, dst, params, pool);
-            });
+    expect_deblock_same(deblock_params_for(mode), kAllPixelFormats, salt);
   }
+}
+
+// mode=dct on 10-bit frames too: its row bands read a copy of the planes'
+// words.
+TEST(Threads, DeblockDct10IsIdenticalForEveryThreadCount) {
+  uint32_t salt = 100;
+  expect_deblock_same(deblock_params_for(DeblockMode::Dct), kTenBitPixelFormats,
+                      salt);
 }
 
 TEST(Threads, CdefIsIdenticalForEveryThreadCount) {

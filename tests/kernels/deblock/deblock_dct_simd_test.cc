@@ -1,8 +1,10 @@
 // Bit-exactness of deblock mode=dct's SIMD kernel against the scalar
-// reference, once per Highway target: random, blocky, near-flat and extreme
-// content, every shift count and strength, odd sizes down to 1x1, row
-// padding (guard bytes), row ranges as threads get them, every pixel format
-// (interleaved chroma) and grid origin through deblock_frame.
+// reference, once per Highway target and at both bit depths (10-bit values
+// in the low bits of their words and in the high, P010's, with random bits
+// outside them): random, blocky, near-flat and extreme content, every shift
+// count and strength, odd sizes down to 1x1, row padding (guard bytes), row
+// ranges as threads get them, every pixel format (interleaved chroma) and
+// grid origin through deblock_frame.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -25,6 +27,20 @@ using deblock_simd_test::fill_dct_kind;
 using deblock_simd_test::in;
 using deblock_simd_test::Tables;
 
+// The planes each check draws at `depth` 0 (8-bit) or 1 (10-bit: in the low
+// bits of the words and in the high ones, taken in turn by `n`).
+PixelFormat plane_format(int depth, int n) {
+  if (depth == 0) return PixelFormat::GRAY8;
+  return n % 2 ? PixelFormat::P010_10LE : PixelFormat::I420_10LE;
+}
+
+// Content of `kind`, and at 10 bits random bits outside the values, which
+// the kernels must ignore.
+void fill(Image& image, std::mt19937& gen, int kind) {
+  fill_dct_kind(image, gen, kind);
+  test::set_outside_bits(image, gen);
+}
+
 // One plane through dct_rows of both tables, the rows cut into random
 // pieces for the SIMD side; every byte compared (padding included).
 void expect_plane_matches(const Tables& t, const Image& source,
@@ -32,28 +48,31 @@ void expect_plane_matches(const Tables& t, const Image& source,
                           const std::string& what) {
   const ConstPlane src = source.frame().planes[0];
   Image want = source, got = source;
-  // dct_rows reads a step-1 plane that never aliases dst: the copy.
-  t.ref.dct_rows(src, want.frame().planes[0], pp, 0, src.height);
+  // dct_rows reads a plane that never aliases dst: the copy.
+  deblock_dct_rows_fn(t.ref, src)(src, want.frame().planes[0], pp, 0,
+                                  src.height);
   for (auto [b, e] : test::random_pieces(src.height, gen))
-    t.simd.dct_rows(src, got.frame().planes[0], pp, b, e);
-  ASSERT_EQ(got.bytes(), want.bytes()) << what;
+    deblock_dct_rows_fn(t.simd, src)(src, got.frame().planes[0], pp, b, e);
+  ASSERT_EQ(got.bytes(), want.bytes())
+      << pixel_format_name(source.format()) << " " << what;
 }
 
 TEST_P(DeblockDctSimd, LadderPicksSimd) {
   const Tables t;
   EXPECT_NE(t.simd.dct_rows, t.ref.dct_rows);
+  EXPECT_NE(t.simd.dct_rows_hbd, t.ref.dct_rows_hbd);
 }
 
 // The checks below, each a function of the tables so that the AVX3 rows'
 // VNNI form (DeblockDctVnni) runs them too.
-void random_planes(const Tables& t) {
-  std::mt19937 gen = test::rng(1);
+void random_planes(const Tables& t, int depth) {
+  std::mt19937 gen = test::rng(1 + 100 * depth);
   for (int n = 0; n < 300; n++) {
     const int w = n < 10 ? 1 + n : in(gen, 1, 90);
     const int h = n < 10 ? 1 + (n * 3) % 7 : in(gen, 1, 40);
-    Image image(PixelFormat::GRAY8, w, h, in(gen, 0, 5));
+    Image image(plane_format(depth, n), w, h, in(gen, 0, 5));
     const int kind = n % 5;
-    fill_dct_kind(image, gen, kind);
+    fill(image, gen, kind);
     const int shifts = kShifts[n % 7], qp = in(gen, 16, 51);
     const DeblockPlaneParams pp =
         deblock_plane_params(test::dct_params(qp, shifts), false, false);
@@ -67,12 +86,13 @@ void random_planes(const Tables& t) {
 
 // Every strength with every shift count, on blocky content where both the
 // flat shortcut and the full inverse run.
-void every_strength_and_shift_count(const Tables& t) {
-  std::mt19937 gen = test::rng(2);
+void every_strength_and_shift_count(const Tables& t, int depth) {
+  std::mt19937 gen = test::rng(2 + 100 * depth);
   for (int qp = 16; qp <= 51; qp++)
     for (int shifts : kShifts) {
-      Image image(PixelFormat::GRAY8, in(gen, 17, 41), in(gen, 9, 25), 3);
-      fill_dct_kind(image, gen, qp % 2 ? 1 : 2);
+      Image image(plane_format(depth, qp + shifts), in(gen, 17, 41),
+                  in(gen, 9, 25), 3);
+      fill(image, gen, qp % 2 ? 1 : 2);
       const DeblockPlaneParams pp =
           deblock_plane_params(test::dct_params(qp, shifts), false, false);
       expect_plane_matches(
@@ -82,14 +102,14 @@ void every_strength_and_shift_count(const Tables& t) {
     }
 }
 
-// The extremes: 0/255 content at the lowest and highest thresholds drives
+// The extremes: 0/max content at the lowest and highest thresholds drives
 // the inverse's values furthest (and its saturation, if it is ever hit).
-void extreme_content(const Tables& t) {
-  std::mt19937 gen = test::rng(3);
+void extreme_content(const Tables& t, int depth) {
+  std::mt19937 gen = test::rng(3 + 100 * depth);
   for (int qp : {16, 17, 33, 51})
     for (int shifts : kShifts) {
-      Image image(PixelFormat::GRAY8, 35, 19, 1);
-      fill_dct_kind(image, gen, 3);
+      Image image(plane_format(depth, shifts), 35, 19, 1);
+      fill(image, gen, 3);
       const DeblockPlaneParams pp =
           deblock_plane_params(test::dct_params(qp, shifts), false, false);
       expect_plane_matches(t, image, pp, gen, "qp " + std::to_string(qp));
@@ -99,20 +119,21 @@ void extreme_content(const Tables& t) {
 
 // A whole plane in place (src is dst), as deblock_frame runs it on one
 // thread: every row is read before it is written, the bottom mirror too.
-void whole_plane_in_place(const Tables& t) {
-  std::mt19937 gen = test::rng(5);
+void whole_plane_in_place(const Tables& t, int depth) {
+  std::mt19937 gen = test::rng(5 + 100 * depth);
   for (int n = 0; n < 120; n++) {
-    Image image(PixelFormat::GRAY8, in(gen, 1, 70),
+    Image image(plane_format(depth, n), in(gen, 1, 70),
                 n < 40 ? 1 + n : in(gen, 1, 90), in(gen, 0, 3));
-    fill_dct_kind(image, gen, n % 5);
+    fill(image, gen, n % 5);
     const DeblockPlaneParams pp = deblock_plane_params(
         test::dct_params(in(gen, 16, 51), kShifts[n % 7]), false, false);
     Image want = image;
-    t.ref.dct_rows(image.frame().planes[0], want.frame().planes[0], pp, 0,
-                   image.height());
     const Plane plane = image.frame().planes[0];
-    t.simd.dct_rows(plane, plane, pp, 0, plane.height);
-    ASSERT_EQ(image.bytes(), want.bytes()) << n;
+    deblock_dct_rows_fn(t.ref, plane)(plane, want.frame().planes[0], pp, 0,
+                                      plane.height);
+    deblock_dct_rows_fn(t.simd, plane)(plane, plane, pp, 0, plane.height);
+    ASSERT_EQ(image.bytes(), want.bytes())
+        << pixel_format_name(image.format()) << " " << n;
   }
 }
 
@@ -125,10 +146,10 @@ void whole_plane_in_place(const Tables& t) {
 // library's).
 void frames(const Tables& t) {
   std::mt19937 gen = test::rng(4);
-  for (PixelFormat format : kAllPixelFormats)
+  for (PixelFormat format : test::all_pixel_formats())
     for (int n = 0; n < 12; n++) {
       Image image(format, in(gen, 1, 50), in(gen, 1, 40), in(gen, 0, 4));
-      fill_dct_kind(image, gen, n % 5);
+      fill(image, gen, n % 5);
       DeblockParams p =
           test::dct_params(in(gen, 10, 51), kShifts[in(gen, 0, 6)]);
       p.chroma_qp_offset = in(gen, -12, 12);
@@ -143,12 +164,22 @@ void frames(const Tables& t) {
     }
 }
 
-TEST_P(DeblockDctSimd, RandomPlanes) { random_planes(Tables()); }
-TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount) {
-  every_strength_and_shift_count(Tables());
+TEST_P(DeblockDctSimd, RandomPlanes8) { random_planes(Tables(), 0); }
+TEST_P(DeblockDctSimd, RandomPlanes10) { random_planes(Tables(), 1); }
+TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount8) {
+  every_strength_and_shift_count(Tables(), 0);
 }
-TEST_P(DeblockDctSimd, ExtremeContent) { extreme_content(Tables()); }
-TEST_P(DeblockDctSimd, WholePlaneInPlace) { whole_plane_in_place(Tables()); }
+TEST_P(DeblockDctSimd, EveryStrengthAndShiftCount10) {
+  every_strength_and_shift_count(Tables(), 1);
+}
+TEST_P(DeblockDctSimd, ExtremeContent8) { extreme_content(Tables(), 0); }
+TEST_P(DeblockDctSimd, ExtremeContent10) { extreme_content(Tables(), 1); }
+TEST_P(DeblockDctSimd, WholePlaneInPlace8) {
+  whole_plane_in_place(Tables(), 0);
+}
+TEST_P(DeblockDctSimd, WholePlaneInPlace10) {
+  whole_plane_in_place(Tables(), 1);
+}
 TEST_P(DeblockDctSimd, Frames) { frames(Tables()); }
 
 // The AVX3 rows' VNNI form (vpdpwssd), which the init ladder takes in place
@@ -166,10 +197,11 @@ TEST(DeblockDctVnni, MatchesReference) {
   const Tables t;
   hwy::SetSupportedTargetsForTest(0);
   ASSERT_NE(t.simd.dct_rows, plain.simd.dct_rows);  // the VNNI form, chosen
-  random_planes(t);
-  every_strength_and_shift_count(t);
-  extreme_content(t);
-  whole_plane_in_place(t);
+  // 8-bit only: the 10-bit rows have no VNNI form.
+  random_planes(t, 0);
+  every_strength_and_shift_count(t, 0);
+  extreme_content(t, 0);
+  whole_plane_in_place(t, 0);
   frames(t);
 #else
   GTEST_SKIP() << "this build has no AVX3 target";

@@ -1,4 +1,5 @@
-// The scalar deblock reference (mode=h264 and vp9) on 10-bit planes against
+// The scalar deblock reference (mode=h264 and vp9; mode=dct's answers are in
+// deblock_dct_hbd_test.cc, its storage rule here) on 10-bit planes against
 // answers worked by hand from docs/spec.md "High bit depth": what differs
 // from 8 bits (alpha, beta, tc0 and VP9's limit, blimit, thresh and flat
 // bound scaled by 4, the unscaled + 1 and (ap < beta) + (aq < beta), the
@@ -198,9 +199,9 @@ TEST(DeblockHbd, P010ValuesInTheHighBits) {
 }
 
 // Bits outside the values are ignored on input and 0 in every sample of a
-// plane deblock filters (pass 1 writes every sample of its rows), past the
-// grid offset; a plane it leaves unchanged, and the samples before the grid
-// offset, keep their words.
+// plane deblock filters (pass 1 writes every sample of its rows; mode=dct
+// every sample), past the grid offset; a plane it leaves unchanged, and the
+// samples before the grid offset, keep their words.
 TEST(DeblockHbd, BitsOutsideTheValues) {
   std::mt19937 gen = test::rng(502);
   DeblockParams h264;
@@ -210,7 +211,11 @@ TEST(DeblockHbd, BitsOutsideTheValues) {
   h264.grid_y = 1;
   DeblockParams vp9 = test::vp9_params(30, 2, 8);
   vp9.grid_x = 3;
-  for (const DeblockParams& params : {h264, vp9})
+  DeblockParams dct = test::dct_params(27, 4);  // luma threshold 14 (56)
+  dct.chroma_qp_offset = -12;                   // chroma qp 15: unchanged
+  dct.grid_x = 13;
+  dct.grid_y = 6;
+  for (const DeblockParams& params : {h264, vp9, dct})
     for (PixelFormat format : kTenBitPixelFormats) {
       SCOPED_TRACE(pixel_format_name(format));
       Image clean(format, 37, 29, 4);
@@ -229,8 +234,9 @@ TEST(DeblockHbd, BitsOutsideTheValues) {
         const ConstPlane& plane = f.planes[p];
         const bool active = p == 0 || vp9_mode;
         const int sx = p ? f.chroma_shift_x : 0, sy = p ? f.chroma_shift_y : 0;
-        const int ox = (params.grid_x >> sx) % params.block_size;
-        const int oy = (params.grid_y >> sy) % params.block_size;
+        const int b = deblock_grid_block(params);
+        const int ox = (params.grid_x >> sx) % b,
+                  oy = (params.grid_y >> sy) % b;
         for (int y = 0; y < plane.height; y++)
           for (int x = 0; x < plane.width; x++) {
             const bool written = active && x >= ox && y >= oy;

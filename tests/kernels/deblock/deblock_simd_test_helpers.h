@@ -50,25 +50,28 @@ inline void fill_vp9_thresholds(Image& image, std::mt19937& gen,
 }
 
 // mode=dct's content of kind 0..4 (the GPU suite draws it too): noise,
-// blocky (8x8 levels with noise), near-flat, 0/255 extremes, a smooth ramp.
+// blocky (8x8 levels with noise), near-flat, 0/max extremes, a smooth ramp.
+// At 10 bits the levels, spreads and ramp are the 8-bit ones times 4.
 inline void fill_dct_kind(Image& image, std::mt19937& gen, int kind) {
+  const int cs = image.frame().bit_depth() - 8;
+  const int max = image.frame().planes[0].max_value();
   switch (kind) {
     case 0:
       test::fill_random(image, gen);
       break;
     case 1:
-      test::fill_blocky(image, gen, 8, in(gen, 40, 200), in(gen, 1, 40));
+      test::fill_blocky(image, gen, 8, in(gen, 40, 200) << cs,
+                        in(gen, 1, 40) << cs);
       break;
     case 2:
-      test::fill_near(image, gen, in(gen, 0, 255), in(gen, 0, 3));
+      test::fill_near(image, gen, in(gen, 0, 255) << cs, in(gen, 0, 3) << cs);
       break;
     case 3:
-      test::fill(image,
-                 [&](int, int, int) { return uint8_t(in(gen, 0, 1) * 255); });
+      test::fill(image, [&](int, int, int) { return in(gen, 0, 1) * max; });
       break;
     default:
-      test::fill(image, [](int p, int x, int y) {
-        return uint8_t(3 * x + 5 * y + 40 * p);
+      test::fill(image, [cs](int p, int x, int y) {
+        return (3 * x + 5 * y + 40 * p) << cs;
       });
   }
 }
