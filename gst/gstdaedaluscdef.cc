@@ -27,8 +27,7 @@
  * passes through. Setting a strength by hand turns that off.
  *
  * It takes the 8-bit formats and I420_10LE, I422_10LE, Y444_10LE and
- * P010_10LE (10-bit on the scalar and cpu backends; the gpu and hybrid
- * backends refuse 10-bit caps until they compute them).
+ * P010_10LE, on every backend.
  *
  * While all four strengths are 0 the element runs in passthrough. The
  * strength properties are controllable and follow each buffer's stream time.

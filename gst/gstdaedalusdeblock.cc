@@ -43,13 +43,13 @@
  * blocking and the coder's quantiser in the stream and sets every other
  * filter property itself: clean video passes through, blocky video is
  * filtered on the grid it finds (mode=dct where the quantiser shows, else
- * mode=h264; on 10-bit video, until its backend computes mode=dct there,
- * always mode=h264); the properties read back what the last frame used, and a
+ * mode=h264; on 10-bit video on the gpu and hybrid backends, which do not
+ * compute mode=dct there yet, always mode=h264); the properties read back what the last frame used, and a
  * daedaluscdef further down takes the same estimate. Setting a filter
  * property by hand turns that off.
  *
  * It takes the 8-bit formats and I420_10LE, I422_10LE, Y444_10LE and
- * P010_10LE; mode=dct, and the gpu and hybrid backends, do not compute
+ * P010_10LE; the gpu and hybrid backends do not compute mode=dct on
  * 10-bit video yet, and such settings are refused at negotiation.
  *
  * The filter works in place. While the settings cannot change any sample

@@ -19,9 +19,7 @@
  * plane. Samples from outside the frame repeat its nearest edge sample.
  *
  * It takes progressive video in the 8-bit formats and in I420_10LE,
- * I422_10LE, Y444_10LE and P010_10LE (10-bit on the scalar and cpu
- * backends; the gpu and hybrid backends refuse 10-bit caps until they
- * compute them).
+ * I422_10LE, Y444_10LE and P010_10LE, on every backend.
  *
  * While the shift rounds to zero in every plane the element runs in
  * passthrough. dx and dy are controllable and follow each buffer's stream
