@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "daedalus/auto_strength.h"
+#include "daedalus/dct8.h"
 
 namespace daedalus {
 namespace {
@@ -69,7 +70,7 @@ DamageEstimate at_rung(int rung) {
 }
 
 // The dct ladder's light rungs (1..4) leave chroma almost alone: mode=dct's
-// chroma qp 12 under luma's (at rung 3 and 4 QPc(18) = 18, threshold 6; at
+// chroma qp 12 under luma's (at rung 3 and 4 QPc(18) = 18, threshold 5; at
 // rungs 1 and 2 under 16: chroma unchanged) and no chroma CDEF; from rung 5
 // on chroma takes luma's settings (docs/spec.md, "Settings per rung").
 TEST(AutoStrength, LightRungsLeaveChromaAlmostAlone) {
@@ -98,6 +99,7 @@ TEST(AutoStrength, LightRungsLeaveChromaAlmostAlone) {
   EXPECT_LE(h264_chroma_qp(22 - 12), 15);
   EXPECT_LE(h264_chroma_qp(26 - 12), 15);
   EXPECT_EQ(h264_chroma_qp(30 - 12), 18);
+  EXPECT_EQ(dct_threshold(18), 5);
   for (int rung = 1; rung < kDctRungs; rung++) {
     const DeblockParams d = auto_deblock_params(at_rung(rung));
     const CdefParams c = auto_cdef_params(at_rung(rung));
