@@ -3,14 +3,15 @@
 // kernel library's estimate and settings frame by frame, a hand-set strength
 // honoured, the estimate observable (properties, element messages), resets
 // on flush and new caps, and a deblock ! cdef chain sharing one estimate.
+#include "daedalus/auto_strength.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "daedalus/auto_strength.h"
-#include "daedalus/backend.h"
 #include "../kernels/util/dct_coded.h"
+#include "daedalus/backend.h"
 #include "element_tests.h"
 #include "test_util.h"
 // After the C++ headers: libcheck's macros (fail, ...) would break them.
@@ -275,7 +276,8 @@ GST_START_TEST(test_marginal_first_frame_waits) {
       const int cx = p ? 1 : 3, cy = p ? 2 : 5;
       const int bx = (x - cx + 64) / 8, by = (y - cy + 64) / 8;
       const uint32_t hash = uint32_t(x * 73856093) ^ uint32_t(y * 19349663);
-      return uint8_t(110 + int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0)) +
+      return uint8_t(110 +
+                     int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0)) +
                      ((bx + by) % 2 ? 4 : 0) + int((hash >> 11) % 17) - 8);
     });
     code_luma(in, info, 40, 3, 5, share);
@@ -296,10 +298,11 @@ GST_START_TEST(test_marginal_first_frame_waits) {
     LibraryEstimate lib;
     const QuantiserEstimate q = lib.add(in, info).quantiser;
     gst_buffer_unref(in);
-    fail_unless(q.zero_excess >= kCodedGate && q.zero_excess < kCodedGateOneFrame &&
-                    q.measure >= kDctRungStart[0],
-                "no marginal picture (%d/64 coded: zero excess %d, quantiser %d)",
-                share, q.zero_excess, q.measure);
+    fail_unless(
+        q.zero_excess >= kCodedGate && q.zero_excess < kCodedGateOneFrame &&
+            q.measure >= kDctRungStart[0],
+        "no marginal picture (%d/64 coded: zero excess %d, quantiser %d)",
+        share, q.zero_excess, q.measure);
   }
   GstHarness* h = new_harness("daedalusdeblock", "");
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
@@ -314,7 +317,8 @@ GST_START_TEST(test_marginal_first_frame_waits) {
     fail_unless_equals_std_string(first_difference(expected, out, info), "");
     gint mode;
     g_object_get(h->element, "mode", &mode, nullptr);
-    fail_unless_equals_int(mode, int(f > 0 ? DeblockMode::Dct : DeblockMode::H264));
+    fail_unless_equals_int(mode,
+                           int(f > 0 ? DeblockMode::Dct : DeblockMode::H264));
     gst_buffer_unref(out);
     gst_buffer_unref(expected);
   }

@@ -140,8 +140,8 @@ int damage_level(int measure, int previous_level) {
 
 int dct_rung(const QuantiserEstimate& q, int previous_rung) {
   const int gate = previous_rung > 0 ? kCodedGate - (kCodedGate >> 2)
-                   : q.frames <= 1    ? kCodedGateOneFrame
-                                      : kCodedGate;
+                   : q.frames <= 1   ? kCodedGateOneFrame
+                                     : kCodedGate;
   if (q.zero_excess < gate) return 0;
   int rung = std::clamp(previous_rung, 0, kDctRungs - 1);
   while (rung < kDctRungs - 1 && q.measure >= kDctRungStart[rung]) rung++;

@@ -1,8 +1,9 @@
 // Auto strength: each level's settings, their order, and what the estimate's
 // grid turns into (docs/spec.md, "Auto strength").
+#include "daedalus/auto_strength.h"
+
 #include <gtest/gtest.h>
 
-#include "daedalus/auto_strength.h"
 #include "daedalus/dct8.h"
 
 namespace daedalus {
@@ -77,13 +78,11 @@ TEST(AutoStrength, LightRungsLeaveChromaAlmostAlone) {
   struct Want {
     int rung, qp, chroma_qp_offset, pri, sec, uv_pri, uv_sec, damping;
   };
-  for (const Want& w : {Want{1, 22, -12, 0, 0, 0, 0, 5},
-                        Want{3, 30, -12, 0, 0, 0, 0, 5},
-                        Want{4, 30, -12, 2, 0, 0, 0, 5},
-                        Want{5, 34, 0, 0, 0, 0, 0, 5},
-                        Want{7, 38, 0, 2, 0, 2, 0, 5},
-                        Want{11, 42, 0, 15, 0, 15, 0, 6},
-                        Want{17, 50, 0, 15, 2, 15, 2, 6}}) {
+  for (const Want& w :
+       {Want{1, 22, -12, 0, 0, 0, 0, 5}, Want{3, 30, -12, 0, 0, 0, 0, 5},
+        Want{4, 30, -12, 2, 0, 0, 0, 5}, Want{5, 34, 0, 0, 0, 0, 0, 5},
+        Want{7, 38, 0, 2, 0, 2, 0, 5}, Want{11, 42, 0, 15, 0, 15, 0, 6},
+        Want{17, 50, 0, 15, 2, 15, 2, 6}}) {
     const DeblockParams d = auto_deblock_params(at_rung(w.rung));
     const CdefParams c = auto_cdef_params(at_rung(w.rung));
     EXPECT_EQ(d.mode, DeblockMode::Dct) << w.rung;
@@ -115,7 +114,8 @@ TEST(AutoStrength, LightRungsLeaveChromaAlmostAlone) {
   DamageEstimate e = at_rung(0);
   e.level = 4;
   EXPECT_EQ(auto_deblock_params(e).chroma_qp_offset, 0);
-  EXPECT_EQ(auto_cdef_params(e).uv_pri_strength, auto_cdef_params(e).pri_strength);
+  EXPECT_EQ(auto_cdef_params(e).uv_pri_strength,
+            auto_cdef_params(e).pri_strength);
 }
 
 }  // namespace
