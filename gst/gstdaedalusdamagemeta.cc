@@ -35,6 +35,7 @@ set_fields (GstStructure * s, const daedalus::DamageEstimate & e)
       "zero-excess", G_TYPE_INT, e.quantiser.zero_excess,
       "dead-zone-qp", G_TYPE_INT, e.quantiser.dead_zone_qp,
       "quantiser", G_TYPE_INT, e.quantiser.measure,
+      "probe-frames", G_TYPE_INT, e.quantiser.frames,
       "rung", G_TYPE_INT, e.rung,
       "frames", G_TYPE_INT, e.frames, nullptr);
 }
@@ -78,6 +79,7 @@ gst_daedalus_damage_meta_get (GstBuffer * buffer,
           "zero-excess", G_TYPE_INT, &e.quantiser.zero_excess,
           "dead-zone-qp", G_TYPE_INT, &e.quantiser.dead_zone_qp,
           "quantiser", G_TYPE_INT, &e.quantiser.measure,
+          "probe-frames", G_TYPE_INT, &e.quantiser.frames,
           "rung", G_TYPE_INT, &e.rung,
           "frames", G_TYPE_INT, &e.frames, nullptr)
       || e.level < 0 || e.level >= daedalus::kDamageLevels

@@ -53,8 +53,9 @@ GstDaedalusDamageTracker::post_if_changed (GstElement * element,
   const daedalus::DamageEstimate & e = *last_;
   GST_CAT_LOG_OBJECT (category, element, "frame %d: damage level %d "
       "(measure %d/256), rung %d (quantiser %d/16, dead zone qp %d, zero "
-      "excess %d/65536)", e.frames, e.level, e.luma.measure, e.rung,
-      e.quantiser.measure, e.quantiser.dead_zone_qp, e.quantiser.zero_excess);
+      "excess %d/65536), probe frames %d", e.frames, e.level, e.luma.measure,
+      e.rung, e.quantiser.measure, e.quantiser.dead_zone_qp,
+      e.quantiser.zero_excess, e.quantiser.frames);
   if (posted_ && posted_->level == e.level && posted_->rung == e.rung
       && posted_->grid_x == e.grid_x && posted_->grid_y == e.grid_y
       && posted_->luma.spacing == e.luma.spacing)

@@ -17,7 +17,8 @@ constexpr Rung kRungs[kDamageLevels] = {
 
 // Per rung 1.. of the dct ladder (kDctRungStart; at rung 0 the levels
 // decide): mode=dct's qp and shifts, then CDEF, as fitted in
-// docs/estimator.md. dct_levels.ladder() in tools/quality lists the same.
+// docs/estimator.md. dct_levels.ladder() in tools/quality lists the same
+// luma settings.
 struct DctRung {
   int qp, shifts;
   int cdef_pri, cdef_sec, cdef_damping;  // pri 0 and sec 0: off
@@ -29,6 +30,18 @@ constexpr DctRung kDctLadder[kDctRungs - 1] = {
     {46, 8, 15, 0, 6}, {46, 8, 15, 2, 6}, {50, 8, 0, 0, 5},  {50, 8, 15, 0, 6},
     {50, 8, 15, 2, 6},
 };
+
+// Up to this rung (the light damage's) chroma is left almost alone:
+// mode=dct's chroma-qp-offset kLightChromaQpOffset and no chroma CDEF. An
+// H.264 coder quantises chroma finer than luma, an MPEG one alike, and the
+// probe (luma's) cannot tell them apart; at luma's strength lightly coded
+// H.264 lost chroma SSIM (docs/estimator.md, session 9).
+constexpr int kLastLightChromaRung = 4;
+constexpr int kLightChromaQpOffset = -12;
+
+bool light_chroma(const DamageEstimate& estimate) {
+  return estimate.rung > 0 && estimate.rung <= kLastLightChromaRung;
+}
 
 // The halfway lines' share of the grid's excess (per mille) from which the
 // 4-sample grid is deblocked: the smallest the fit tried, 0.1.
@@ -56,6 +69,7 @@ DeblockParams auto_deblock_params(const DamageEstimate& estimate) {
     p.mode = DeblockMode::Dct;
     p.qp = kDctLadder[estimate.rung - 1].qp;
     p.shifts = kDctLadder[estimate.rung - 1].shifts;
+    if (light_chroma(estimate)) p.chroma_qp_offset = kLightChromaQpOffset;
     return p;
   }
   p.qp = kRungs[estimate.level].deblock_qp;
@@ -70,8 +84,11 @@ CdefParams auto_cdef_params(const DamageEstimate& estimate) {
   CdefParams p;
   if (estimate.rung > 0) {
     const DctRung& r = kDctLadder[estimate.rung - 1];
-    p.pri_strength = p.uv_pri_strength = r.cdef_pri;
-    p.sec_strength = p.uv_sec_strength = r.cdef_sec;
+    p.pri_strength = r.cdef_pri;
+    p.sec_strength = r.cdef_sec;
+    const bool chroma = !light_chroma(estimate);
+    p.uv_pri_strength = chroma ? r.cdef_pri : 0;
+    p.uv_sec_strength = chroma ? r.cdef_sec : 0;
     p.damping = r.cdef_damping;
     return p;
   }

@@ -68,7 +68,10 @@ bool estimate_in_range(const DamageEstimate& e) {
          (q.dead_zone_qp == 0 ||
           (q.dead_zone_qp >= kProbeFirstQp &&
            q.dead_zone_qp < kProbeFirstQp + kProbeBins)) &&
-         (e.rung == 0 || q.zero_excess >= kCodedGate - (kCodedGate >> 2));
+         (e.rung == 0 || q.zero_excess >= kCodedGate - (kCodedGate >> 2)) &&
+         q.frames >= 1 && q.frames <= e.frames &&
+         // The first frame opens the gate only from kCodedGateOneFrame.
+         (e.frames > 1 || e.rung == 0 || q.zero_excess >= kCodedGateOneFrame);
 }
 
 }  // namespace

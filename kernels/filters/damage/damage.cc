@@ -140,6 +140,7 @@ int damage_level(int measure, int previous_level) {
 
 int dct_rung(const QuantiserEstimate& q, int previous_rung) {
   const int gate = previous_rung > 0 ? kCodedGate - (kCodedGate >> 2)
+                   : q.frames <= 1   ? kCodedGateOneFrame
                                      : kCodedGate;
   if (q.zero_excess < gate) return 0;
   int rung = std::clamp(previous_rung, 0, kDctRungs - 1);
@@ -234,6 +235,7 @@ void DamageEstimator::add_frame(const ConstFrame& frame) {
   e.level = damage_level(e.luma.measure, e.frames == 0 ? 0 : e.level);
   add_probe(frame.planes[0]);
   e.quantiser = estimate_quantiser(probe_, e.luma.act);
+  e.quantiser.frames = probe_frames_;
   e.rung = dct_rung(e.quantiser, e.frames == 0 ? 0 : e.rung);
   const int sx = planes == 2 ? frame.chroma_shift_x : 0;
   const int sy = planes == 2 ? frame.chroma_shift_y : 0;

@@ -111,6 +111,7 @@ struct QuantiserEstimate {
   int zero_excess = 0;   // max over k of D(k), in 1/65536
   int dead_zone_qp = 0;  // the largest qp whose D is a quarter of it; 0: none
   int measure = 0;       // dead_zone_qp less texture's share, in 1/16 qp
+  int frames = 0;        // frames the running counts hold (1: one alone)
 };
 
 // Texture widens the dead zone a coder leaves at a given quantiser and
@@ -161,8 +162,12 @@ int damage_level(int measure, int previous_level);
 // The probe's gate: a zero_excess from this (1/65536) on means the frame
 // was coded on the found grid (clean clips of the corpus reach 366; MPEG
 // and MJPEG ones 5000 and more, H.264 ones 1000 to 6000). Once passed, it
-// holds down to 3/4 of it.
+// holds down to 3/4 of it. Counts of one frame alone (after a reset or a
+// moved grid) must reach kCodedGateOneFrame to open it: an H.264 stream's
+// first, intra, frame keeps zeros its decoder's loop filter takes from the
+// frames after it (docs/estimator.md, session 9).
 inline constexpr int kCodedGate = 2000;  // 0.03
+inline constexpr int kCodedGateOneFrame = 2 * kCodedGate;
 
 // The dct ladder (kernels/tuning/auto_strength.cc): rung k from the
 // quantiser measure kDctRungStart[k - 1] on; going down a rung needs the
@@ -171,7 +176,7 @@ inline constexpr int kDctRungs = 18;
 extern const int kDctRungStart[kDctRungs - 1];
 
 // The rung of a quantiser estimate given the previous rung (0: the gate
-// was closed).
+// was closed) and how many frames its counts hold.
 int dct_rung(const QuantiserEstimate& q, int previous_rung);
 
 // A stream's running estimate: profiles decay by 1/8 per frame (a time

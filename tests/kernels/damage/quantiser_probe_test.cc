@@ -113,17 +113,21 @@ TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
   EXPECT_EQ(estimate_quantiser(tiny, 256).zero_excess, 0);
 }
 
-// Smooth content with texture, coded at qp q on the grid at (ox, oy).
-Image coded(int q, int ox, int oy, uint32_t salt) {
+// Smooth content with texture, coded at qp q on the grid at (ox, oy): all
+// of it, or `share` 64ths of its blocks (code_some_blocks) on content with
+// block steps of `step` on that grid (which show the grid to the step
+// profiles however few blocks are coded).
+Image coded(int q, int ox, int oy, uint32_t salt, int share = 64,
+            int step = 0) {
   Image image(PixelFormat::GRAY8, 256, 144, 0);
-  damage_test::fill_blocks(image, 8, ox, oy, 0);  // smooth content
+  damage_test::fill_blocks(image, 8, ox, oy, step);  // smooth content
   std::mt19937 gen = test::rng(salt);
   std::uniform_int_distribution<int> texture(-8, 8);
   const Plane y = image.frame().planes[0];
   for (int r = 0; r < y.height; r++)
     for (int x = 0; x < y.width; x++)
       y.at(x, r) = uint8_t(std::clamp(y.at(x, r) + texture(gen), 0, 255));
-  test::code_like_a_dct_coder(y, q, ox, oy);
+  test::code_some_blocks(y, q, ox, oy, share);
   return image;
 }
 
@@ -214,6 +218,7 @@ TEST(QuantiserProbe, RungStaircaseWithGateAndHysteresis) {
   const int first = kDctRungStart[0];
   ASSERT_GT(rungs_up_to(first), 0);
   QuantiserEstimate q;
+  q.frames = 2;  // counts of more than one frame: the gate of OneFrameAlone
   q.zero_excess = kCodedGate;
   q.measure = first - 1;
   EXPECT_EQ(dct_rung(q, 0), 0);
@@ -246,6 +251,70 @@ TEST(QuantiserProbe, RungStaircaseWithGateAndHysteresis) {
   }
   q.measure = 0;
   EXPECT_EQ(dct_rung(q, kDctRungs - 1), 0);
+}
+
+// Counts of one frame alone open the gate only from twice kCodedGate; from
+// two frames on kCodedGate does; once open, the hysteresis holds whatever
+// the counts hold.
+TEST(QuantiserProbe, OneFrameAloneNeedsTwiceTheGate) {
+  ASSERT_EQ(kCodedGateOneFrame, 2 * kCodedGate);
+  QuantiserEstimate q;
+  q.measure = kDctRungStart[0];
+  const int rung = rungs_up_to(q.measure);
+  for (int frames : {0, 1}) {
+    q.frames = frames;
+    q.zero_excess = kCodedGateOneFrame - 1;
+    EXPECT_EQ(dct_rung(q, 0), 0) << frames;
+    q.zero_excess = kCodedGate;
+    EXPECT_EQ(dct_rung(q, 0), 0) << frames;
+    q.zero_excess = kCodedGateOneFrame;
+    EXPECT_EQ(dct_rung(q, 0), rung) << frames;
+    // A rung already open (the grid moved: the counts started over) holds
+    // down to 3/4 of kCodedGate.
+    q.zero_excess = kCodedGate - (kCodedGate >> 2);
+    EXPECT_EQ(dct_rung(q, rung), rung) << frames;
+  }
+  q.frames = 2;
+  q.zero_excess = kCodedGate;
+  EXPECT_EQ(dct_rung(q, 0), rung);
+  q.zero_excess = kCodedGate - 1;
+  EXPECT_EQ(dct_rung(q, 0), 0);
+}
+
+// In the estimator: a first frame whose zeros pass kCodedGate but not twice
+// it (the fewest coded blocks that pass kCodedGate, in 64ths of the
+// picture: each adds about a fifth of it) stays on rung 0, and the same
+// picture again opens the gate; a picture coded all over opens it at once.
+// Every frame has its estimate when it is added (nothing waits for the
+// next).
+TEST(QuantiserProbe, AMarginalFirstFrameWaitsForTheSecond) {
+  Image marginal = coded(40, 3, 5, 7, 0, 4);
+  for (int share = 1; share <= 64; share++) {
+    marginal = coded(40, 3, 5, 7, share, 4);
+    DamageEstimator probe;
+    probe.add_frame(marginal.frame());
+    if (probe.estimate().quantiser.zero_excess >= kCodedGate) break;
+  }
+  DamageEstimator e;
+  e.add_frame(marginal.frame());
+  const DamageEstimate first = e.estimate();
+  ASSERT_EQ(first.luma.offset_x % 8, 3);
+  ASSERT_EQ(first.luma.offset_y % 8, 5);
+  EXPECT_EQ(first.quantiser.frames, 1);
+  ASSERT_GE(first.quantiser.zero_excess, kCodedGate);
+  ASSERT_LT(first.quantiser.zero_excess, kCodedGateOneFrame);
+  ASSERT_GE(first.quantiser.measure, kDctRungStart[0]);
+  EXPECT_EQ(first.rung, 0);
+  e.add_frame(marginal.frame());
+  EXPECT_EQ(e.estimate().quantiser.frames, 2);
+  ASSERT_GE(e.estimate().quantiser.zero_excess, kCodedGate);
+  EXPECT_GT(e.estimate().rung, 0);
+
+  DamageEstimator clear;
+  clear.add_frame(coded(40, 3, 5, 7).frame());
+  ASSERT_GE(clear.estimate().quantiser.zero_excess, kCodedGateOneFrame);
+  EXPECT_EQ(clear.estimate().quantiser.frames, 1);
+  EXPECT_GT(clear.estimate().rung, 0);
 }
 
 // The probe's counts start over where the grid's origin moves: the same

@@ -1,8 +1,10 @@
 // Auto strength: each level's settings, their order, and what the estimate's
 // grid turns into (docs/spec.md, "Auto strength").
+#include "daedalus/auto_strength.h"
+
 #include <gtest/gtest.h>
 
-#include "daedalus/auto_strength.h"
+#include "daedalus/dct8.h"
 
 namespace daedalus {
 namespace {
@@ -60,6 +62,60 @@ TEST(AutoStrength, DeblocksTheGridTheEstimateFound) {
   EXPECT_EQ(auto_deblock_params(e).block_size, 4);
   e.luma.spacing = 16;  // filtered as 8: its lines are among 8's
   EXPECT_EQ(auto_deblock_params(e).block_size, 8);
+}
+
+DamageEstimate at_rung(int rung) {
+  DamageEstimate e;
+  e.rung = rung;
+  return e;
+}
+
+// The dct ladder's light rungs (1..4) leave chroma almost alone: mode=dct's
+// chroma qp 12 under luma's (at rung 3 and 4 QPc(18) = 18, threshold 5; at
+// rungs 1 and 2 under 16: chroma unchanged) and no chroma CDEF; from rung 5
+// on chroma takes luma's settings (docs/spec.md, "Settings per rung").
+TEST(AutoStrength, LightRungsLeaveChromaAlmostAlone) {
+  struct Want {
+    int rung, qp, chroma_qp_offset, pri, sec, uv_pri, uv_sec, damping;
+  };
+  for (const Want& w :
+       {Want{1, 22, -12, 0, 0, 0, 0, 5}, Want{3, 30, -12, 0, 0, 0, 0, 5},
+        Want{4, 30, -12, 2, 0, 0, 0, 5}, Want{5, 34, 0, 0, 0, 0, 0, 5},
+        Want{7, 38, 0, 2, 0, 2, 0, 5}, Want{11, 42, 0, 15, 0, 15, 0, 6},
+        Want{17, 50, 0, 15, 2, 15, 2, 6}}) {
+    const DeblockParams d = auto_deblock_params(at_rung(w.rung));
+    const CdefParams c = auto_cdef_params(at_rung(w.rung));
+    EXPECT_EQ(d.mode, DeblockMode::Dct) << w.rung;
+    EXPECT_EQ(d.shifts, 8) << w.rung;
+    EXPECT_EQ(d.qp, w.qp) << w.rung;
+    EXPECT_EQ(d.chroma_qp_offset, w.chroma_qp_offset) << w.rung;
+    EXPECT_EQ(c.pri_strength, w.pri) << w.rung;
+    EXPECT_EQ(c.sec_strength, w.sec) << w.rung;
+    EXPECT_EQ(c.uv_pri_strength, w.uv_pri) << w.rung;
+    EXPECT_EQ(c.uv_sec_strength, w.uv_sec) << w.rung;
+    EXPECT_EQ(c.damping, w.damping) << w.rung;
+  }
+  EXPECT_LE(h264_chroma_qp(22 - 12), 15);
+  EXPECT_LE(h264_chroma_qp(26 - 12), 15);
+  EXPECT_EQ(h264_chroma_qp(30 - 12), 18);
+  EXPECT_EQ(dct_threshold(18), 5);
+  for (int rung = 1; rung < kDctRungs; rung++) {
+    const DeblockParams d = auto_deblock_params(at_rung(rung));
+    const CdefParams c = auto_cdef_params(at_rung(rung));
+    EXPECT_TRUE(deblock_params_valid(d)) << rung;
+    EXPECT_TRUE(cdef_params_valid(c)) << rung;
+    if (rung > 4) {
+      EXPECT_EQ(d.chroma_qp_offset, 0) << rung;
+      EXPECT_EQ(c.uv_pri_strength, c.pri_strength) << rung;
+      EXPECT_EQ(c.uv_sec_strength, c.sec_strength) << rung;
+    }
+  }
+  // The levels (rung 0) keep chroma at luma's strength.
+  DamageEstimate e = at_rung(0);
+  e.level = 4;
+  EXPECT_EQ(auto_deblock_params(e).chroma_qp_offset, 0);
+  EXPECT_EQ(auto_cdef_params(e).uv_pri_strength,
+            auto_cdef_params(e).pri_strength);
 }
 
 }  // namespace

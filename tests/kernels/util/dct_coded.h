@@ -28,4 +28,19 @@ inline void code_like_a_dct_coder(const Plane& y, int q, int ox, int oy) {
   }
 }
 
+// Only the blocks (i, j) of the grid at (ox, oy) with (37 i + 91 j) mod 64
+// < `share` coded so, spread over the picture; the rest as it was: a
+// picture whose coder's zeros are as sparse as wanted (share 64: all).
+inline void code_some_blocks(const Plane& y, int q, int ox, int oy, int share) {
+  for (int j = 0; oy + 8 * j + 8 <= y.height; j++) {
+    for (int i = 0; ox + 8 * i + 8 <= y.width; i++) {
+      if ((37 * i + 91 * j) % 64 >= share) continue;
+      Plane block = y;
+      block.data = &y.at(ox + 8 * i, oy + 8 * j);
+      block.width = block.height = 8;
+      code_like_a_dct_coder(block, q, 0, 0);
+    }
+  }
+}
+
 }  // namespace daedalus::test
