@@ -121,7 +121,11 @@ Image coded(int q, int ox, int oy, uint32_t salt, int share = 64,
             int step = 0) {
   Image image(PixelFormat::GRAY8, 256, 144, 0);
   damage_test::fill_blocks(image, 8, ox, oy, step);  // smooth content
-  std::mt19937 gen = test::rng(salt);
+  // The same texture on every run (not the run's seed): how many frames the
+  // grid search needs, and on which phase it settles, depend on the texture
+  // (a few run seeds in a hundred made the q 34 clip settle a phase off);
+  // these tests check the probe, not that search.
+  std::mt19937 gen(salt);
   std::uniform_int_distribution<int> texture(-8, 8);
   const Plane y = image.frame().planes[0];
   for (int r = 0; r < y.height; r++)
