@@ -518,9 +518,17 @@ GST_START_TEST(test_tenbit_coded_input_without_dct) {
     const DamageEstimate e = dct ? measured : without_dct_ladder(measured);
     const DeblockParams dp = auto_deblock_params(e);
     const CdefParams cp = auto_cdef_params(e);
-    GstBuffer* deblocked = expected_output(in, info, deblock_with(dp), true);
+    // An element whose settings change nothing passes its input on, bits
+    // outside the values included (docs/spec.md "High bit depth",
+    // Decisions); the library's call would write clean words.
+    GstBuffer* deblocked =
+        deblock_is_noop(dp, true)
+            ? gst_buffer_ref(in)
+            : expected_output(in, info, deblock_with(dp), true);
     GstBuffer* expected =
-        expected_output(deblocked, info, cdef_with(cp), false);
+        cdef_is_noop(cp)
+            ? gst_buffer_ref(deblocked)
+            : expected_output(deblocked, info, cdef_with(cp), false);
     GstBuffer* out = push_and_pull(h, in);
     fail_unless_equals_std_string(first_difference(expected, out, info), "");
     gint mode;
