@@ -99,18 +99,24 @@ GST_END_TEST
 
 // The pool is proposed on the gpu backend only, first, with our allocator
 // (kept whatever allocator upstream configures), GstVideoMeta and 4-byte
-// aligned strides.
+// aligned strides; for an 8-bit and a 10-bit format (16-bit samples,
+// P010's interleaved chroma words), where the backend computes it.
+constexpr const char* kPoolFormats[] = {"Y42B", "P010_10LE"};
+
 GST_START_TEST(test_allocation_query) {
-  const BackendKind kind = kAllBackendKinds[__i__];
+  const int kinds = G_N_ELEMENTS(kAllBackendKinds);
+  const BackendKind kind = kAllBackendKinds[__i__ % kinds];
+  const char* format = kPoolFormats[__i__ / kinds];
   const std::string name(backend_name(kind));
   if (kind == BackendKind::Gpu ? !have_vulkan_device()
                                : !create_backend(kind, nullptr))
     return;
+  if (__i__ / kinds > 0 && !backend_computes(kind, spec->kernel, 10)) return;
   std::optional<ValidationWatch> watch;
   if (kind == BackendKind::Gpu) watch.emplace();
   const std::string props = std::string(spec->params) + " backend=" + name;
   GstHarness* h = new_harness(spec->factory, props.c_str());
-  GstVideoInfo info = video_info("Y42B", 17, 9);
+  GstVideoInfo info = video_info(format, 17, 9);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
 
   GstQuery* query = allocation_query(h, info);
@@ -338,7 +344,8 @@ TCase* gpu_tcase(const ElementSpec* element) {
   TCase* tc = tcase_create("gpu");
   tcase_add_loop_test(tc, test_gpu_formats, 0, kNumFormats);
   tcase_add_loop_test(tc, test_allocation_query, 0,
-                      G_N_ELEMENTS(kAllBackendKinds));
+                      G_N_ELEMENTS(kAllBackendKinds) *
+                          G_N_ELEMENTS(kPoolFormats));
   tcase_add_test(tc, test_gpu_passthrough);
   if (element->in_place) tcase_add_test(tc, test_gpu_shared_frame);
   tcase_add_test(tc, test_gpu_chain);
