@@ -278,7 +278,7 @@ GST_START_TEST(test_marginal_first_frame_waits) {
     GstBuffer* in = formula_buffer(info, [](int p, int x, int y) {
       const int cx = p ? 1 : 3, cy = p ? 2 : 5;
       const int bx = (x - cx + 64) / 8, by = (y - cy + 64) / 8;
-      const uint32_t hash = uint32_t(x * 73856093) ^ uint32_t(y * 19349663);
+      const uint32_t hash = uint32_t(x) * 73856093u ^ uint32_t(y) * 19349663u;
       return uint8_t(110 +
                      int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0)) +
                      ((bx + by) % 2 ? 4 : 0) + int((hash >> 11) % 17) - 8);
