@@ -18,42 +18,43 @@
 #include "daedalus/backend_choice.h"
 #include "gstdaedalusfilter.h"
 
-typedef enum {
-  GST_DAEDALUS_DECIDED_BY_NONE,         /* not negotiated */
-  GST_DAEDALUS_DECIDED_BY_PROPERTY,     /* the backend property */
-  GST_DAEDALUS_DECIDED_BY_ENVIRONMENT,  /* $DAEDALUS_BACKEND */
-  GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE,  /* auto, one backend available */
-  GST_DAEDALUS_DECIDED_BY_TRIAL,        /* auto, measured now */
-  GST_DAEDALUS_DECIDED_BY_CACHE,        /* auto, measured in an earlier run */
-  GST_DAEDALUS_DECIDED_BY_FALLBACK,     /* the cpu after a gpu failure */
+typedef enum
+{
+  GST_DAEDALUS_DECIDED_BY_NONE,        /* not negotiated */
+  GST_DAEDALUS_DECIDED_BY_PROPERTY,    /* the backend property */
+  GST_DAEDALUS_DECIDED_BY_ENVIRONMENT, /* $DAEDALUS_BACKEND */
+  GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE, /* auto, one backend available */
+  GST_DAEDALUS_DECIDED_BY_TRIAL,       /* auto, measured now */
+  GST_DAEDALUS_DECIDED_BY_CACHE,       /* auto, measured in an earlier run */
+  GST_DAEDALUS_DECIDED_BY_FALLBACK,    /* the cpu after a gpu failure */
 } GstDaedalusDecidedBy;
 
 const char *gst_daedalus_decided_by_name (GstDaedalusDecidedBy by);
 
 struct GstDaedalusChoiceRequest
 {
-  GstElement *element;          /* logs, warnings */
-  daedalus::Placement *placement;       /* the element's */
-  GstDebugCategory *category;   /* the element's own */
+  GstElement *element;            /* logs, warnings */
+  daedalus::Placement *placement; /* the element's */
+  GstDebugCategory *category;     /* the element's own */
   GstDaedalusBackend setting;
-  bool setting_explicit;        /* set on the element: beats the variable */
+  bool setting_explicit; /* set on the element: beats the variable */
   const GstVideoInfo *info;
   daedalus::FrameJob job;
-  int threads;                  /* n-threads: 0 for every core */
+  int threads; /* n-threads: 0 for every core */
   double budget_ms;
-  bool *warned_no_gpu;          /* warn once per element */
-  bool gpu_failed;              /* auto chose the GPU and it failed */
+  bool *warned_no_gpu; /* warn once per element */
+  bool gpu_failed;     /* auto chose the GPU and it failed */
 };
 
 struct GstDaedalusChoice
 {
-  std::unique_ptr<daedalus::Backend> backend;   /* null: error says why */
+  std::unique_ptr<daedalus::Backend> backend; /* null: error says why */
   GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
   /* Whether a failure of this backend is met by the cpu one (auto chose
    * the gpu or hybrid: the element runs it in a daedalus::FallbackBackend). */
   bool may_fall_back = false;
   std::string error;
-  std::string setting_name;     /* as the error names it */
+  std::string setting_name; /* as the error names it */
   /* Set (and no backend) when the setting names a backend that does not
    * compute the job at the stream's bit depth: the message to post. */
   std::string unsupported;
@@ -64,24 +65,24 @@ struct GstDaedalusChoice
  * where the gpu backend does not compute the job at the stream's bit depth
  * (daedalus::backend_computes). A setting naming a backend that does not
  * fills in unsupported instead. */
-GstDaedalusChoice gst_daedalus_choose_backend (const GstDaedalusChoiceRequest &
-    request);
+GstDaedalusChoice gst_daedalus_choose_backend (
+    const GstDaedalusChoiceRequest &request);
 
 /* Remembers for the rest of the process that the GPU device is lost
  * (daedalus::Status::is_gpu_lost): every element's auto keeps to the CPU. */
 void gst_daedalus_note_gpu_lost (void);
 
 /* The bit depth of @info's samples: 8, or 10 for the *_10LE formats. */
-int gst_daedalus_bit_depth (const GstVideoInfo * info);
+int gst_daedalus_bit_depth (const GstVideoInfo *info);
 
 /* The backend whose capabilities (daedalus::backend_computes) an element's
  * settings must fit: the one @setting names (or, unless @setting_explicit,
  * $DAEDALUS_BACKEND), and for auto the cpu backend (scalar in a build
  * without it), which auto always has and falls back to. */
-daedalus::BackendKind gst_daedalus_settings_backend (GstElement * element,
-    GstDebugCategory * category, GstDaedalusBackend setting,
+daedalus::BackendKind gst_daedalus_settings_backend (GstElement *element,
+    GstDebugCategory *category, GstDaedalusBackend setting,
     bool setting_explicit);
 
 /* What the element's key for "choose again" is: format, size, cost. */
-std::string gst_daedalus_choice_subject (const GstVideoInfo * info,
-    const daedalus::FrameJob & job, int threads);
+std::string gst_daedalus_choice_subject (const GstVideoInfo *info,
+    const daedalus::FrameJob &job, int threads);

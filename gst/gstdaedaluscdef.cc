@@ -75,8 +75,8 @@ static constexpr daedalus::CdefParams kDefaults {};
 #define DEFAULT_PROP_DAMPING kDefaults.damping
 
 #define CONTROLLABLE_PARAM_FLAGS \
-    ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
-        GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING))
+  ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING))
 
 struct _GstDaedalusCdef
 {
@@ -93,22 +93,22 @@ G_DEFINE_TYPE (GstDaedalusCdef, gst_daedalus_cdef, GST_TYPE_DAEDALUS_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (daedaluscdef, "daedaluscdef", GST_RANK_NONE,
     GST_TYPE_DAEDALUS_CDEF);
 
-static void gst_daedalus_cdef_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_daedalus_cdef_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static gboolean gst_daedalus_cdef_is_noop (GstDaedalusFilter * filter,
-    const GstVideoInfo * info);
-static daedalus::FrameJob gst_daedalus_cdef_make_job (GstDaedalusFilter *
-    filter);
-static GstFlowReturn gst_daedalus_cdef_transform_frame (GstVideoFilter *
-    vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
-static gboolean gst_daedalus_cdef_auto_strength (GstDaedalusFilter * filter);
-static void gst_daedalus_cdef_apply_estimate (GstDaedalusFilter * filter,
-    const daedalus::DamageEstimate * estimate);
+static void gst_daedalus_cdef_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec);
+static void gst_daedalus_cdef_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec);
+static gboolean gst_daedalus_cdef_is_noop (GstDaedalusFilter *filter,
+    const GstVideoInfo *info);
+static daedalus::FrameJob gst_daedalus_cdef_make_job (
+    GstDaedalusFilter *filter);
+static GstFlowReturn gst_daedalus_cdef_transform_frame (GstVideoFilter *vfilter,
+    GstVideoFrame *in_frame, GstVideoFrame *out_frame);
+static gboolean gst_daedalus_cdef_auto_strength (GstDaedalusFilter *filter);
+static void gst_daedalus_cdef_apply_estimate (GstDaedalusFilter *filter,
+    const daedalus::DamageEstimate *estimate);
 
 static void
-gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
+gst_daedalus_cdef_class_init (GstDaedalusCdefClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -158,8 +158,7 @@ gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
    * (before the first frame: the strongest automatic setting). Each change
    * of the estimate is posted as an element message "daedalus-damage".
    */
-  gst_daedalus_filter_install_auto_strength (gobject_class,
-      PROP_AUTO_STRENGTH);
+  gst_daedalus_filter_install_auto_strength (gobject_class, PROP_AUTO_STRENGTH);
 
   gst_element_class_set_static_metadata (element_class,
       "Daedalus AV1 CDEF de-ringing filter", "Filter/Effect/Video",
@@ -180,7 +179,7 @@ gst_daedalus_cdef_class_init (GstDaedalusCdefClass * klass)
 }
 
 static void
-gst_daedalus_cdef_init (GstDaedalusCdef * self)
+gst_daedalus_cdef_init (GstDaedalusCdef *self)
 {
   self->params = kDefaults;
   self->auto_strength = TRUE;
@@ -188,18 +187,18 @@ gst_daedalus_cdef_init (GstDaedalusCdef * self)
 }
 
 static void
-gst_daedalus_cdef_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_daedalus_cdef_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
 {
   GstDaedalusCdef *self = GST_DAEDALUS_CDEF (object);
   GstDaedalusObjectLock lock (self);
-  daedalus::CdefParams & p = self->params;
+  daedalus::CdefParams &p = self->params;
 
   switch (prop_id) {
     case PROP_AUTO_STRENGTH:
       if (g_value_get_boolean (value) && !self->auto_strength)
-        gst_daedalus_filter_restart_estimate_locked (GST_DAEDALUS_FILTER
-            (self));
+        gst_daedalus_filter_restart_estimate_locked (
+            GST_DAEDALUS_FILTER (self));
       self->auto_strength = g_value_get_boolean (value);
       return;
     case PROP_PRI_STRENGTH:
@@ -229,12 +228,12 @@ gst_daedalus_cdef_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_daedalus_cdef_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_daedalus_cdef_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
 {
   GstDaedalusCdef *self = GST_DAEDALUS_CDEF (object);
   GstDaedalusObjectLock lock (self);
-  const daedalus::CdefParams & p =
+  const daedalus::CdefParams &p =
       self->auto_strength ? self->applied : self->params;
 
   switch (prop_id) {
@@ -263,44 +262,44 @@ gst_daedalus_cdef_get_property (GObject * object, guint prop_id,
 }
 
 static daedalus::CdefParams
-get_params (GstDaedalusCdef * self)
+get_params (GstDaedalusCdef *self)
 {
   GstDaedalusObjectLock lock (self);
   return self->auto_strength ? self->applied : self->params;
 }
 
 static gboolean
-gst_daedalus_cdef_auto_strength (GstDaedalusFilter * filter)
+gst_daedalus_cdef_auto_strength (GstDaedalusFilter *filter)
 {
   GstDaedalusObjectLock lock (filter);
   return GST_DAEDALUS_CDEF (filter)->auto_strength;
 }
 
 static void
-gst_daedalus_cdef_apply_estimate (GstDaedalusFilter * filter,
-    const daedalus::DamageEstimate * estimate)
+gst_daedalus_cdef_apply_estimate (GstDaedalusFilter *filter,
+    const daedalus::DamageEstimate *estimate)
 {
-  const daedalus::CdefParams p = daedalus::auto_cdef_params (estimate ? *estimate :
-      daedalus::strongest_damage ());
+  const daedalus::CdefParams p = daedalus::auto_cdef_params (
+      estimate ? *estimate : daedalus::strongest_damage ());
   GstDaedalusObjectLock lock (filter);
   GST_DAEDALUS_CDEF (filter)->applied = p;
 }
 
 static gboolean
-gst_daedalus_cdef_is_noop (GstDaedalusFilter * filter, const GstVideoInfo *)
+gst_daedalus_cdef_is_noop (GstDaedalusFilter *filter, const GstVideoInfo *)
 {
   return daedalus::cdef_is_noop (get_params (GST_DAEDALUS_CDEF (filter)));
 }
 
 static daedalus::FrameJob
-gst_daedalus_cdef_make_job (GstDaedalusFilter * filter)
+gst_daedalus_cdef_make_job (GstDaedalusFilter *filter)
 {
   return daedalus::cdef_job (get_params (GST_DAEDALUS_CDEF (filter)));
 }
 
 static GstFlowReturn
-gst_daedalus_cdef_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+gst_daedalus_cdef_transform_frame (GstVideoFilter *vfilter,
+    GstVideoFrame *in_frame, GstVideoFrame *out_frame)
 {
   return gst_daedalus_filter_run (GST_DAEDALUS_FILTER (vfilter),
       gst_daedalus_frame_view (out_frame), gst_daedalus_frame_view (in_frame));

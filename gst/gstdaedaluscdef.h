@@ -16,7 +16,7 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_DAEDALUS_CDEF (gst_daedalus_cdef_get_type ())
-G_DECLARE_FINAL_TYPE (GstDaedalusCdef, gst_daedalus_cdef,
-    GST, DAEDALUS_CDEF, GstDaedalusFilter)
+G_DECLARE_FINAL_TYPE (GstDaedalusCdef, gst_daedalus_cdef, GST, DAEDALUS_CDEF,
+    GstDaedalusFilter)
 
 G_END_DECLS

@@ -19,14 +19,14 @@
 /* Registers the meta; once, from plugin_init. */
 void gst_daedalus_damage_meta_register (void);
 
-void gst_daedalus_damage_meta_add (GstBuffer * buffer,
-    const daedalus::DamageEstimate & estimate);
+void gst_daedalus_damage_meta_add (GstBuffer *buffer,
+    const daedalus::DamageEstimate &estimate);
 
 /* FALSE when @buffer carries no such meta, or one that does not parse. */
-gboolean gst_daedalus_damage_meta_get (GstBuffer * buffer,
-    daedalus::DamageEstimate * estimate);
+gboolean gst_daedalus_damage_meta_get (GstBuffer *buffer,
+    daedalus::DamageEstimate *estimate);
 
 /* The estimate as a structure named @name (the meta's, and the element
  * message "daedalus-damage"). */
 GstStructure *gst_daedalus_damage_structure (const char *name,
-    const daedalus::DamageEstimate & estimate);
+    const daedalus::DamageEstimate &estimate);

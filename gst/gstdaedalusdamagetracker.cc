@@ -19,8 +19,8 @@ GstDaedalusDamageTracker::reset ()
 }
 
 std::optional<daedalus::DamageEstimate>
-GstDaedalusDamageTracker::update (GstElement * element,
-    GstDebugCategory * category, GstBuffer * buffer, const GstVideoInfo * info,
+GstDaedalusDamageTracker::update (GstElement *element,
+    GstDebugCategory *category, GstBuffer *buffer, const GstVideoInfo *info,
     bool two_fields, bool take_upstream)
 {
   if (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_DISCONT))
@@ -47,23 +47,25 @@ GstDaedalusDamageTracker::update (GstElement * element,
 }
 
 void
-GstDaedalusDamageTracker::post_if_changed (GstElement * element,
-    GstDebugCategory * category, bool from_upstream)
+GstDaedalusDamageTracker::post_if_changed (GstElement *element,
+    GstDebugCategory *category, bool from_upstream)
 {
-  const daedalus::DamageEstimate & e = *last_;
-  GST_CAT_LOG_OBJECT (category, element, "frame %d: damage level %d "
+  const daedalus::DamageEstimate &e = *last_;
+  GST_CAT_LOG_OBJECT (category, element,
+      "frame %d: damage level %d "
       "(measure %d/256), rung %d (quantiser %d/16, dead zone qp %d, zero "
-      "excess %d/65536), probe frames %d", e.frames, e.level, e.luma.measure,
-      e.rung, e.quantiser.measure, e.quantiser.dead_zone_qp,
-      e.quantiser.zero_excess, e.quantiser.frames);
-  if (posted_ && posted_->level == e.level && posted_->rung == e.rung
-      && posted_->grid_x == e.grid_x && posted_->grid_y == e.grid_y
-      && posted_->luma.spacing == e.luma.spacing)
+      "excess %d/65536), probe frames %d",
+      e.frames, e.level, e.luma.measure, e.rung, e.quantiser.measure,
+      e.quantiser.dead_zone_qp, e.quantiser.zero_excess, e.quantiser.frames);
+  if (posted_ && posted_->level == e.level && posted_->rung == e.rung &&
+      posted_->grid_x == e.grid_x && posted_->grid_y == e.grid_y &&
+      posted_->luma.spacing == e.luma.spacing)
     return;
   posted_ = e;
-  GST_CAT_INFO_OBJECT (category, element, "damage level %d (measure %d/256: blk %d/256, "
-      "act %d/256; grid %d at %d,%d), rung %d (quantiser %d/16)%s", e.level,
-      e.luma.measure, e.luma.blk, e.luma.act, e.luma.spacing, e.grid_x,
+  GST_CAT_INFO_OBJECT (category, element,
+      "damage level %d (measure %d/256: blk %d/256, "
+      "act %d/256; grid %d at %d,%d), rung %d (quantiser %d/16)%s",
+      e.level, e.luma.measure, e.luma.blk, e.luma.act, e.luma.spacing, e.grid_x,
       e.grid_y, e.rung, e.quantiser.measure,
       from_upstream ? ", from upstream" : "");
   GstStructure *s = gst_daedalus_damage_structure ("daedalus-damage", e);

@@ -17,8 +17,7 @@
 
 #include "daedalus/damage.h"
 
-class GstDaedalusDamageTracker
-{
+class GstDaedalusDamageTracker {
 public:
   /* Forgets every frame: new caps, a flush, a discontinuity. */
   void reset ();
@@ -26,18 +25,18 @@ public:
   /* The estimate including @buffer; nullopt when it cannot be mapped.
    * A buffer of @two_fields is measured on its top field. Changes are
    * logged at INFO in @category. */
-  std::optional<daedalus::DamageEstimate> update (GstElement * element,
-      GstDebugCategory * category, GstBuffer * buffer,
-      const GstVideoInfo * info, bool two_fields, bool take_upstream);
+  std::optional<daedalus::DamageEstimate> update (GstElement *element,
+      GstDebugCategory *category, GstBuffer *buffer, const GstVideoInfo *info,
+      bool two_fields, bool take_upstream);
 
   /* The estimate of the last buffer since the last reset, if any. */
-  const std::optional<daedalus::DamageEstimate> & last () const
+  const std::optional<daedalus::DamageEstimate> &last () const
   {
     return last_;
   }
 
 private:
-  void post_if_changed (GstElement * element, GstDebugCategory * category,
+  void post_if_changed (GstElement *element, GstDebugCategory *category,
       bool from_upstream);
 
   daedalus::DamageEstimator estimator_;

@@ -103,13 +103,15 @@ enum
   PROP_SHIFTS,
 };
 
-typedef enum {
+typedef enum
+{
   GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_4 = 4,
   GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8 = 8,
   GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16 = 16,
 } GstDaedalusDeblockBlockSize;
 
-typedef enum {
+typedef enum
+{
   GST_DAEDALUS_DEBLOCK_SHIFTS_1 = 1,
   GST_DAEDALUS_DEBLOCK_SHIFTS_2 = 2,
   GST_DAEDALUS_DEBLOCK_SHIFTS_4 = 4,
@@ -138,8 +140,8 @@ static_assert (DEFAULT_PROP_MODE == kDefaults.mode);
 static_assert (DEFAULT_PROP_SHIFTS == kDefaults.shifts);
 
 #define CONTROLLABLE_PARAM_FLAGS \
-    ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
-        GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING))
+  ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING))
 
 struct _GstDaedalusDeblock
 {
@@ -153,16 +155,16 @@ struct _GstDaedalusDeblock
 };
 
 #define GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE \
-    (gst_daedalus_deblock_block_size_get_type ())
+  (gst_daedalus_deblock_block_size_get_type ())
 static GType
 gst_daedalus_deblock_block_size_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_4, "4 samples", "4"},
-    {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8, "8 samples", "8"},
-    {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16, "16 samples", "16"},
-    {0, nullptr, nullptr},
+      {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_4, "4 samples", "4"},
+      {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_8, "8 samples", "8"},
+      {GST_DAEDALUS_DEBLOCK_BLOCK_SIZE_16, "16 samples", "16"},
+      {0, nullptr, nullptr},
   };
 
   if (g_once_init_enter (&type)) {
@@ -173,20 +175,20 @@ gst_daedalus_deblock_block_size_get_type (void)
 }
 
 #define GST_TYPE_DAEDALUS_DEBLOCK_SHIFTS \
-    (gst_daedalus_deblock_shifts_get_type ())
+  (gst_daedalus_deblock_shifts_get_type ())
 static GType
 gst_daedalus_deblock_shifts_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_1, "1 grid", "1"},
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_2, "2 grids", "2"},
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_4, "4 grids", "4"},
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_8, "8 grids", "8"},
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_16, "16 grids", "16"},
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_32, "32 grids", "32"},
-    {GST_DAEDALUS_DEBLOCK_SHIFTS_64, "64 grids (every offset)", "64"},
-    {0, nullptr, nullptr},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_1, "1 grid", "1"},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_2, "2 grids", "2"},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_4, "4 grids", "4"},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_8, "8 grids", "8"},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_16, "16 grids", "16"},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_32, "32 grids", "32"},
+      {GST_DAEDALUS_DEBLOCK_SHIFTS_64, "64 grids (every offset)", "64"},
+      {0, nullptr, nullptr},
   };
 
   if (g_once_init_enter (&type)) {
@@ -202,11 +204,11 @@ gst_daedalus_deblock_mode_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {int (daedalus::DeblockMode::H264), "H.264 deblocking filter", "h264"},
-    {int (daedalus::DeblockMode::Vp9), "VP9 loop filter", "vp9"},
-    {int (daedalus::DeblockMode::Dct),
-        "DCT-domain re-quantisation at shifts of the 8x8 grid", "dct"},
-    {0, nullptr, nullptr},
+      {int (daedalus::DeblockMode::H264), "H.264 deblocking filter", "h264"},
+      {int (daedalus::DeblockMode::Vp9), "VP9 loop filter", "vp9"},
+      {int (daedalus::DeblockMode::Dct),
+          "DCT-domain re-quantisation at shifts of the 8x8 grid", "dct"},
+      {0, nullptr, nullptr},
   };
 
   if (g_once_init_enter (&type)) {
@@ -218,29 +220,29 @@ gst_daedalus_deblock_mode_get_type (void)
 
 G_DEFINE_TYPE (GstDaedalusDeblock, gst_daedalus_deblock,
     GST_TYPE_DAEDALUS_FILTER);
-GST_ELEMENT_REGISTER_DEFINE (daedalusdeblock, "daedalusdeblock",
-    GST_RANK_NONE, GST_TYPE_DAEDALUS_DEBLOCK);
+GST_ELEMENT_REGISTER_DEFINE (daedalusdeblock, "daedalusdeblock", GST_RANK_NONE,
+    GST_TYPE_DAEDALUS_DEBLOCK);
 
-static void gst_daedalus_deblock_set_property (GObject * object,
-    guint prop_id, const GValue * value, GParamSpec * pspec);
-static void gst_daedalus_deblock_get_property (GObject * object,
-    guint prop_id, GValue * value, GParamSpec * pspec);
-static gboolean gst_daedalus_deblock_is_noop (GstDaedalusFilter * filter,
-    const GstVideoInfo * info);
-static daedalus::FrameJob gst_daedalus_deblock_make_job (GstDaedalusFilter *
-    filter);
-static GstFlowReturn gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *
-    vfilter, GstVideoFrame * frame);
-static gboolean gst_daedalus_deblock_auto_strength (GstDaedalusFilter *
-    filter);
-static void gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
-    const daedalus::DamageEstimate * estimate);
+static void gst_daedalus_deblock_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec);
+static void gst_daedalus_deblock_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec);
+static gboolean gst_daedalus_deblock_is_noop (GstDaedalusFilter *filter,
+    const GstVideoInfo *info);
+static daedalus::FrameJob gst_daedalus_deblock_make_job (
+    GstDaedalusFilter *filter);
+static GstFlowReturn
+gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *vfilter,
+    GstVideoFrame *frame);
+static gboolean gst_daedalus_deblock_auto_strength (GstDaedalusFilter *filter);
+static void gst_daedalus_deblock_apply_estimate (GstDaedalusFilter *filter,
+    const daedalus::DamageEstimate *estimate);
 static daedalus::DamageEstimate
-gst_daedalus_deblock_usable_estimate (GstDaedalusFilter * filter,
-    const daedalus::DamageEstimate & estimate);
+gst_daedalus_deblock_usable_estimate (GstDaedalusFilter *filter,
+    const daedalus::DamageEstimate &estimate);
 
 static void
-gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
+gst_daedalus_deblock_class_init (GstDaedalusDeblockClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -299,8 +301,8 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
           0, 15, DEFAULT_PROP_GRID_X, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_GRID_Y,
       g_param_spec_int ("grid-y", "Grid origin y",
-          "Row of the block grid's origin, in luma samples",
-          0, 15, DEFAULT_PROP_GRID_Y, CONTROLLABLE_PARAM_FLAGS));
+          "Row of the block grid's origin, in luma samples", 0, 15,
+          DEFAULT_PROP_GRID_Y, CONTROLLABLE_PARAM_FLAGS));
 
   /**
    * GstDaedalusDeblock:auto-strength:
@@ -316,8 +318,7 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
    * automatic setting). Each change of the estimate is posted as an
    * element message "daedalus-damage".
    */
-  gst_daedalus_filter_install_auto_strength (gobject_class,
-      PROP_AUTO_STRENGTH);
+  gst_daedalus_filter_install_auto_strength (gobject_class, PROP_AUTO_STRENGTH);
 
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode",
@@ -375,7 +376,7 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass * klass)
 }
 
 static void
-gst_daedalus_deblock_init (GstDaedalusDeblock * self)
+gst_daedalus_deblock_init (GstDaedalusDeblock *self)
 {
   self->params = kDefaults;
   self->auto_strength = TRUE;
@@ -383,18 +384,18 @@ gst_daedalus_deblock_init (GstDaedalusDeblock * self)
 }
 
 static void
-gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_daedalus_deblock_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
 {
   GstDaedalusDeblock *self = GST_DAEDALUS_DEBLOCK (object);
   GstDaedalusObjectLock lock (self);
-  daedalus::DeblockParams & p = self->params;
+  daedalus::DeblockParams &p = self->params;
 
   switch (prop_id) {
     case PROP_AUTO_STRENGTH:
       if (g_value_get_boolean (value) && !self->auto_strength)
-        gst_daedalus_filter_restart_estimate_locked (GST_DAEDALUS_FILTER
-            (self));
+        gst_daedalus_filter_restart_estimate_locked (
+            GST_DAEDALUS_FILTER (self));
       self->auto_strength = g_value_get_boolean (value);
       return;
     case PROP_QP:
@@ -445,12 +446,12 @@ gst_daedalus_deblock_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_daedalus_deblock_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_daedalus_deblock_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec)
 {
   GstDaedalusDeblock *self = GST_DAEDALUS_DEBLOCK (object);
   GstDaedalusObjectLock lock (self);
-  const daedalus::DeblockParams & p =
+  const daedalus::DeblockParams &p =
       self->auto_strength ? self->applied : self->params;
 
   switch (prop_id) {
@@ -500,7 +501,7 @@ gst_daedalus_deblock_get_property (GObject * object, guint prop_id,
 }
 
 static daedalus::DeblockParams
-get_params (GstDaedalusDeblock * self)
+get_params (GstDaedalusDeblock *self)
 {
   GstDaedalusObjectLock lock (self);
   return self->auto_strength ? self->applied : self->params;
@@ -509,8 +510,8 @@ get_params (GstDaedalusDeblock * self)
 /* Without the dct ladder where the backend does not compute mode=dct at
  * the stream's bit depth (docs/spec.md "High bit depth", Decisions). */
 static daedalus::DamageEstimate
-gst_daedalus_deblock_usable_estimate (GstDaedalusFilter * filter,
-    const daedalus::DamageEstimate & estimate)
+gst_daedalus_deblock_usable_estimate (GstDaedalusFilter *filter,
+    const daedalus::DamageEstimate &estimate)
 {
   if (gst_daedalus_filter_computes (filter, daedalus::Kernel::DeblockDct))
     return estimate;
@@ -518,40 +519,40 @@ gst_daedalus_deblock_usable_estimate (GstDaedalusFilter * filter,
 }
 
 static gboolean
-gst_daedalus_deblock_auto_strength (GstDaedalusFilter * filter)
+gst_daedalus_deblock_auto_strength (GstDaedalusFilter *filter)
 {
   GstDaedalusObjectLock lock (filter);
   return GST_DAEDALUS_DEBLOCK (filter)->auto_strength;
 }
 
 static void
-gst_daedalus_deblock_apply_estimate (GstDaedalusFilter * filter,
-    const daedalus::DamageEstimate * estimate)
+gst_daedalus_deblock_apply_estimate (GstDaedalusFilter *filter,
+    const daedalus::DamageEstimate *estimate)
 {
-  const daedalus::DeblockParams p =
-      daedalus::auto_deblock_params (gst_daedalus_deblock_usable_estimate
-      (filter, estimate ? *estimate : daedalus::strongest_damage ()));
+  const daedalus::DeblockParams p = daedalus::auto_deblock_params (
+      gst_daedalus_deblock_usable_estimate (filter,
+          estimate ? *estimate : daedalus::strongest_damage ()));
   GstDaedalusObjectLock lock (filter);
   GST_DAEDALUS_DEBLOCK (filter)->applied = p;
 }
 
 static gboolean
-gst_daedalus_deblock_is_noop (GstDaedalusFilter * filter,
-    const GstVideoInfo * info)
+gst_daedalus_deblock_is_noop (GstDaedalusFilter *filter,
+    const GstVideoInfo *info)
 {
   return daedalus::deblock_is_noop (get_params (GST_DAEDALUS_DEBLOCK (filter)),
       GST_VIDEO_INFO_N_COMPONENTS (info) >= 3);
 }
 
 static daedalus::FrameJob
-gst_daedalus_deblock_make_job (GstDaedalusFilter * filter)
+gst_daedalus_deblock_make_job (GstDaedalusFilter *filter)
 {
   return daedalus::deblock_job (get_params (GST_DAEDALUS_DEBLOCK (filter)));
 }
 
 static GstFlowReturn
-gst_daedalus_deblock_transform_frame_ip (GstVideoFilter * vfilter,
-    GstVideoFrame * frame)
+gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *vfilter,
+    GstVideoFrame *frame)
 {
   const daedalus::Frame view = gst_daedalus_frame_view (frame);
 

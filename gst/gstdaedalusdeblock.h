@@ -16,7 +16,7 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_DAEDALUS_DEBLOCK (gst_daedalus_deblock_get_type ())
-G_DECLARE_FINAL_TYPE (GstDaedalusDeblock, gst_daedalus_deblock,
-    GST, DAEDALUS_DEBLOCK, GstDaedalusFilter)
+G_DECLARE_FINAL_TYPE (GstDaedalusDeblock, gst_daedalus_deblock, GST,
+    DAEDALUS_DEBLOCK, GstDaedalusFilter)
 
 G_END_DECLS

@@ -12,90 +12,94 @@
 #include <mutex>
 #include <utility>
 
-namespace
+namespace {
+
+/* Bumped when the layout changes: older files are then replaced. */
+constexpr int kFileFormat = 1;
+constexpr const char *kHeaderGroup = "daedalus";
+
+/* Load-modify-save by several elements of one process at once. */
+std::mutex cache_mutex;
+
+using KeyFile = std::unique_ptr<GKeyFile, decltype (&g_key_file_unref)>;
+
+KeyFile
+new_key_file ()
 {
+  return KeyFile (g_key_file_new (), g_key_file_unref);
+}
 
-  /* Bumped when the layout changes: older files are then replaced. */
-  constexpr int kFileFormat = 1;
-  constexpr const char *kHeaderGroup = "daedalus";
-
-  /* Load-modify-save by several elements of one process at once. */
-  std::mutex cache_mutex;
-
-  using KeyFile = std::unique_ptr < GKeyFile, decltype (&g_key_file_unref) >;
-
-  KeyFile new_key_file ()
-  {
-    return KeyFile (g_key_file_new (), g_key_file_unref);
+std::string
+group_name (const GstDaedalusDecisionKey &key)
+{
+  /* Keyfile group names may hold anything but brackets and newlines. */
+  std::string name = key.element + " " + key.format + " " +
+      std::to_string (key.bit_depth) + "-bit " + std::to_string (key.width) +
+      "x" + std::to_string (key.height) + " " + key.cost_key;
+  for (char &c : name) {
+    if (c == '[' || c == ']' || c == '\n')
+      c = '_';
   }
+  return name;
+}
 
-  std::string group_name (const GstDaedalusDecisionKey & key)
-  {
-    /* Keyfile group names may hold anything but brackets and newlines. */
-    std::string name = key.element + " " + key.format + " " +
-        std::to_string (key.bit_depth) + "-bit " + std::to_string (key.width) + "x" + std::to_string (key.height) + " " +
-        key.cost_key;
-    for (char &c : name) {
-      if (c == '[' || c == ']' || c == '\n')
-        c = '_';
+std::string
+get_string (GKeyFile *file, const std::string &group, const char *key)
+{
+  gchar *v = g_key_file_get_string (file, group.c_str (), key, nullptr);
+  std::string s = v ? v : "";
+  g_free (v);
+  return s;
+}
+
+/* The file, when it is one of ours; otherwise null. */
+KeyFile
+load ()
+{
+  KeyFile file = new_key_file ();
+  const std::string path = gst_daedalus_decision_cache_path ();
+  if (!g_key_file_load_from_file (file.get (), path.c_str (),
+          G_KEY_FILE_KEEP_COMMENTS, nullptr))
+    return KeyFile (nullptr, g_key_file_unref);
+  GError *error = nullptr;
+  const int format =
+      g_key_file_get_integer (file.get (), kHeaderGroup, "format", &error);
+  if (error || format != kFileFormat) {
+    g_clear_error (&error);
+    return KeyFile (nullptr, g_key_file_unref);
+  }
+  return file;
+}
+
+/* The machine's fields, stored beside the figures and compared on lookup. */
+std::vector<std::pair<const char *, std::string>>
+machine_fields (const GstDaedalusDecisionKey &key)
+{
+  return {{"cpu", key.cpu}, {"threads", std::to_string (key.threads)},
+      {"gpu", key.gpu}, {"library", key.library}};
+}
+
+bool
+backend_from_name (const std::string &name, daedalus::BackendKind *kind)
+{
+  for (daedalus::BackendKind k : daedalus::kAllBackendKinds) {
+    if (daedalus::backend_name (k) == name) {
+      *kind = k;
+      return true;
     }
-    return name;
   }
+  return false;
+}
 
-  std::string get_string (GKeyFile * file, const std::string & group,
-      const char *key)
-  {
-    gchar *v = g_key_file_get_string (file, group.c_str (), key, nullptr);
-    std::string s = v ? v : "";
-    g_free (v);
-    return s;
-  }
-
-  /* The file, when it is one of ours; otherwise null. */
-  KeyFile load ()
-  {
-    KeyFile file = new_key_file ();
-    const std::string path = gst_daedalus_decision_cache_path ();
-    if (!g_key_file_load_from_file (file.get (), path.c_str (),
-            G_KEY_FILE_KEEP_COMMENTS, nullptr))
-      return KeyFile (nullptr, g_key_file_unref);
-    GError *error = nullptr;
-    const int format = g_key_file_get_integer (file.get (), kHeaderGroup,
-        "format", &error);
-    if (error || format != kFileFormat) {
-      g_clear_error (&error);
-      return KeyFile (nullptr, g_key_file_unref);
-    }
-    return file;
-  }
-
-  /* The machine's fields, stored beside the figures and compared on lookup. */
-  std::vector < std::pair < const char *, std::string > >
-      machine_fields (const GstDaedalusDecisionKey & key)
-  {
-    return { {"cpu", key.cpu}, {"threads", std::to_string (key.threads)},
-      {"gpu", key.gpu}, {"library", key.library} };
-  }
-
-  bool backend_from_name (const std::string & name, daedalus::BackendKind * kind)
-  {
-    for (daedalus::BackendKind k : daedalus::kAllBackendKinds) {
-      if (daedalus::backend_name (k) == name) {
-        *kind = k;
-        return true;
-      }
-    }
-    return false;
-  }
-
-}                               /* namespace */
+} /* namespace */
 
 std::string
 gst_daedalus_decision_cache_path ()
 {
   const gchar *xdg = g_getenv ("XDG_CACHE_HOME");
-  gchar *dir = xdg && *xdg ? g_strdup (xdg) :
-      g_build_filename (g_get_home_dir (), ".cache", nullptr);
+  gchar *dir = xdg && *xdg
+      ? g_strdup (xdg)
+      : g_build_filename (g_get_home_dir (), ".cache", nullptr);
   gchar *path = g_build_filename (dir, "daedalus", "backends.ini", nullptr);
   std::string s = path;
   g_free (path);
@@ -104,10 +108,10 @@ gst_daedalus_decision_cache_path ()
 }
 
 bool
-gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey & key,
-    GstDaedalusDecision * decision)
+gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey &key,
+    GstDaedalusDecision *decision)
 {
-  std::lock_guard < std::mutex > lock (cache_mutex);
+  std::lock_guard<std::mutex> lock (cache_mutex);
   const KeyFile owner = load ();
   if (!owner)
     return false;
@@ -121,8 +125,8 @@ gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey & key,
   GstDaedalusDecision d;
   if (!backend_from_name (get_string (file, group, "backend"), &d.backend))
     return false;
-  d.gpu_share = g_key_file_get_double (file, group.c_str (), "gpu-share",
-      nullptr);
+  d.gpu_share =
+      g_key_file_get_double (file, group.c_str (), "gpu-share", nullptr);
   for (daedalus::BackendKind k : daedalus::kAllBackendKinds) {
     const std::string name (daedalus::backend_name (k));
     daedalus::BackendFigure f;
@@ -142,10 +146,10 @@ gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey & key,
 }
 
 bool
-gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey & key,
-    const GstDaedalusDecision & decision, std::string * error)
+gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
+    const GstDaedalusDecision &decision, std::string *error)
 {
-  std::lock_guard < std::mutex > lock (cache_mutex);
+  std::lock_guard<std::mutex> lock (cache_mutex);
   KeyFile owner = load ();
   if (!owner) {
     owner = new_key_file ();
@@ -153,7 +157,8 @@ gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey & key,
     g_key_file_set_comment (owner.get (), kHeaderGroup, nullptr,
         " Backends daedalus elements chose with backend=auto, and what the "
         "trial\n measured (ms per frame). Safe to delete: a missing entry "
-        "only costs a\n trial at the next negotiation.", nullptr);
+        "only costs a\n trial at the next negotiation.",
+        nullptr);
   }
   GKeyFile *file = owner.get ();
 
@@ -164,7 +169,7 @@ gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey & key,
   g_key_file_set_string (file, group.c_str (), "backend",
       std::string (daedalus::backend_name (decision.backend)).c_str ());
   g_key_file_set_double (file, group.c_str (), "gpu-share", decision.gpu_share);
-  for (const daedalus::BackendFigure & f:decision.figures) {
+  for (const daedalus::BackendFigure &f : decision.figures) {
     const std::string name (daedalus::backend_name (f.kind));
     if (f.measured ()) {
       /* Every digit, so that a hit re-derives exactly the choice the trial

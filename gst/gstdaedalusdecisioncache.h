@@ -19,16 +19,16 @@
 
 struct GstDaedalusDecisionKey
 {
-  std::string element;          /* factory name */
-  std::string format;           /* e.g. "I420" */
-  int bit_depth = 8;            /* of the format's samples: 8 or 10 */
+  std::string element; /* factory name */
+  std::string format;  /* e.g. "I420" */
+  int bit_depth = 8;   /* of the format's samples: 8 or 10 */
   int width = 0, height = 0;
-  std::string cost_key;         /* FrameJob::cost_key */
+  std::string cost_key; /* FrameJob::cost_key */
   /* The machine: */
-  std::string cpu;              /* daedalus::cpu_model () */
-  int threads = 0;              /* resolved, never 0 */
-  std::string gpu;              /* device, driver, pipeline cache UUID; or why none */
-  std::string library;          /* version and daedalus::library_build_id () */
+  std::string cpu;     /* daedalus::cpu_model () */
+  int threads = 0;     /* resolved, never 0 */
+  std::string gpu;     /* device, driver, pipeline cache UUID; or why none */
+  std::string library; /* version and daedalus::library_build_id () */
 };
 
 struct GstDaedalusDecision
@@ -41,10 +41,10 @@ struct GstDaedalusDecision
 std::string gst_daedalus_decision_cache_path ();
 
 /* FALSE on a miss: no file, no entry, or an entry from another machine. */
-bool gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey & key,
-    GstDaedalusDecision * decision);
+bool gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey &key,
+    GstDaedalusDecision *decision);
 
 /* Adds or replaces the entry; FALSE (and *error set) when it cannot be
  * written, which costs only a trial next time. */
-bool gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey & key,
-    const GstDaedalusDecision & decision, std::string * error);
+bool gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
+    const GstDaedalusDecision &decision, std::string *error);

@@ -77,52 +77,49 @@ enum
 #define DEFAULT_PROP_CALIBRATION_BUDGET 200
 
 /* docs/spec.md: the 8-bit formats, then "High bit depth". */
-#define DAEDALUS_FORMATS "{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8, " \
-    "I420_10LE, I422_10LE, Y444_10LE, P010_10LE }"
+#define DAEDALUS_FORMATS \
+  "{ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8, " \
+  "I420_10LE, I422_10LE, Y444_10LE, P010_10LE }"
 /* Interlaced video (docs/spec.md, "Interlaced video"): frames of two
  * interleaved fields (every frame, or those a mixed stream flags), and
  * fields one per buffer (alternate, which carries its caps feature). */
 #define DAEDALUS_VIDEO_CAPS \
-    GST_VIDEO_CAPS_MAKE (DAEDALUS_FORMATS) \
-    ", interlace-mode = (string) { progressive, interleaved, mixed }; " \
-    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_FORMAT_INTERLACED, \
-        DAEDALUS_FORMATS) ", interlace-mode = (string) alternate"
+  GST_VIDEO_CAPS_MAKE (DAEDALUS_FORMATS) \
+  ", interlace-mode = (string) { progressive, interleaved, mixed " \
+  "}; " GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_FORMAT_INTERLACED, \
+      DAEDALUS_FORMATS) ", interlace-mode = (string) alternate"
 #define DAEDALUS_PROGRESSIVE_CAPS \
-    GST_VIDEO_CAPS_MAKE (DAEDALUS_FORMATS) \
-    ", interlace-mode = (string) progressive"
+  GST_VIDEO_CAPS_MAKE (DAEDALUS_FORMATS) \
+  ", interlace-mode = (string) progressive"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (DAEDALUS_VIDEO_CAPS));
 
 static GstStaticPadTemplate progressive_sink_template =
-GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (DAEDALUS_PROGRESSIVE_CAPS));
+    GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+        GST_STATIC_CAPS (DAEDALUS_PROGRESSIVE_CAPS));
 
 static GstStaticPadTemplate progressive_src_template =
-GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (DAEDALUS_PROGRESSIVE_CAPS));
+    GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+        GST_STATIC_CAPS (DAEDALUS_PROGRESSIVE_CAPS));
 
 GType
 gst_daedalus_backend_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DAEDALUS_BACKEND_AUTO,
-        "The fastest on this machine, measured and cached", "auto"},
-    {GST_DAEDALUS_BACKEND_SCALAR,
-        "Scalar reference on the streaming thread", "scalar"},
-    {GST_DAEDALUS_BACKEND_CPU, "SIMD kernels on all CPU cores", "cpu"},
-    {GST_DAEDALUS_BACKEND_GPU, "Vulkan compute on the GPU", "gpu"},
-    {GST_DAEDALUS_BACKEND_HYBRID,
-        "Rows split between the CPU cores and the GPU", "hybrid"},
-    {0, nullptr, nullptr},
+      {GST_DAEDALUS_BACKEND_AUTO,
+          "The fastest on this machine, measured and cached", "auto"},
+      {GST_DAEDALUS_BACKEND_SCALAR, "Scalar reference on the streaming thread",
+          "scalar"},
+      {GST_DAEDALUS_BACKEND_CPU, "SIMD kernels on all CPU cores", "cpu"},
+      {GST_DAEDALUS_BACKEND_GPU, "Vulkan compute on the GPU", "gpu"},
+      {GST_DAEDALUS_BACKEND_HYBRID,
+          "Rows split between the CPU cores and the GPU", "hybrid"},
+      {0, nullptr, nullptr},
   };
 
   if (g_once_init_enter (&type)) {
@@ -132,103 +129,103 @@ gst_daedalus_backend_get_type (void)
   return type;
 }
 
-namespace
+namespace {
+
+struct FilterState
 {
-
-  struct FilterState
-  {
-    /* Guarded by the object lock. */
-    GstDaedalusBackend setting = DEFAULT_PROP_BACKEND;
-    bool setting_explicit = false;
-    guint n_threads = DEFAULT_PROP_N_THREADS;
-    guint calibration_budget = DEFAULT_PROP_CALIBRATION_BUDGET;
-    std::optional<daedalus::BackendKind> active;
-    GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
-    guint64 zero_copy_frames = 0;
-    /* The negotiated caps' bit depth, and the backend whose capabilities
+  /* Guarded by the object lock. */
+  GstDaedalusBackend setting = DEFAULT_PROP_BACKEND;
+  bool setting_explicit = false;
+  guint n_threads = DEFAULT_PROP_N_THREADS;
+  guint calibration_budget = DEFAULT_PROP_CALIBRATION_BUDGET;
+  std::optional<daedalus::BackendKind> active;
+  GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
+  guint64 zero_copy_frames = 0;
+  /* The negotiated caps' bit depth, and the backend whose capabilities
      * the settings must fit (gst_daedalus_settings_backend). */
-    int bit_depth = 8;
-    daedalus::BackendKind settings_backend = daedalus::BackendKind::Cpu;
+  int bit_depth = 8;
+  daedalus::BackendKind settings_backend = daedalus::BackendKind::Cpu;
 
-    /* Streaming thread (and stop, once streaming has stopped). */
-    std::shared_ptr<daedalus::Backend> backend;
-    /* Whether the buffer being processed holds two interleaved fields. */
-    bool two_fields = false;
-    /* What the backend was chosen for: a change means choosing again. */
-    std::string chosen_for;
-    /* A gpu or hybrid backend auto chose failed (daedalus::FallbackBackend
+  /* Streaming thread (and stop, once streaming has stopped). */
+  std::shared_ptr<daedalus::Backend> backend;
+  /* Whether the buffer being processed holds two interleaved fields. */
+  bool two_fields = false;
+  /* What the backend was chosen for: a change means choosing again. */
+  std::string chosen_for;
+  /* A gpu or hybrid backend auto chose failed (daedalus::FallbackBackend
      * moved to the cpu): auto keeps to the CPU for the element's life. */
-    bool gpu_failed = false;
-    bool warned_no_gpu = false;
-    /* On the gpu backend: the same backend, and the allocator of the buffer
+  bool gpu_failed = false;
+  bool warned_no_gpu = false;
+  /* On the gpu backend: the same backend, and the allocator of the buffer
      * pools (which share the backend: their buffers may outlive it here). */
-    std::shared_ptr<daedalus::GpuBackend> gpu;
-    GstAllocator *allocator = nullptr;
-    /* Where its frames run, which auto weighs for the other elements. */
-    daedalus::Placement placement;
-    /* A failure posted already (the setting, or the settings' kernel at a
+  std::shared_ptr<daedalus::GpuBackend> gpu;
+  GstAllocator *allocator = nullptr;
+  /* Where its frames run, which auto weighs for the other elements. */
+  daedalus::Placement placement;
+  /* A failure posted already (the setting, or the settings' kernel at a
      * bit depth): every later caps event fails the same way, and one error
      * message says it. */
-    std::optional<std::string> refused;
-    /* Auto strength: the stream's damage estimate (streaming thread), and
+  std::optional<std::string> refused;
+  /* Auto strength: the stream's damage estimate (streaming thread), and
      * a reset asked for from elsewhere (object lock). */
-    GstDaedalusDamageTracker damage;
-    bool damage_reset_requested = false;
+  GstDaedalusDamageTracker damage;
+  bool damage_reset_requested = false;
 
-    void drop_backend ()
-    {
-      gst_clear_object (&allocator);
-      gpu.reset ();
-      backend.reset ();
-      chosen_for.clear ();
-    }
-  };
-
-  struct GstDaedalusFilterPrivate
+  void drop_backend ()
   {
-    FilterState *state;
-  };
+    gst_clear_object (&allocator);
+    gpu.reset ();
+    backend.reset ();
+    chosen_for.clear ();
+  }
+};
 
-}                               /* namespace */
+struct GstDaedalusFilterPrivate
+{
+  FilterState *state;
+};
+
+} /* namespace */
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstDaedalusFilter, gst_daedalus_filter,
     GST_TYPE_VIDEO_FILTER);
 
 static FilterState &
-get_state (GstDaedalusFilter * self)
+get_state (GstDaedalusFilter *self)
 {
-  auto priv = static_cast<GstDaedalusFilterPrivate *>
-      (gst_daedalus_filter_get_instance_private (self));
+  auto priv = static_cast<GstDaedalusFilterPrivate *> (
+      gst_daedalus_filter_get_instance_private (self));
   return *priv->state;
 }
 
-static void gst_daedalus_filter_finalize (GObject * object);
-static void gst_daedalus_filter_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_daedalus_filter_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static gboolean gst_daedalus_filter_start (GstBaseTransform * trans);
-static gboolean gst_daedalus_filter_stop (GstBaseTransform * trans);
-static gboolean gst_daedalus_filter_sink_event (GstBaseTransform * trans,
-    GstEvent * event);
-static gboolean gst_daedalus_filter_propose_allocation (GstBaseTransform *
-    trans, GstQuery * decide_query, GstQuery * query);
-static gboolean gst_daedalus_filter_decide_allocation (GstBaseTransform *
-    trans, GstQuery * query);
-static void gst_daedalus_filter_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer);
-static GstFlowReturn gst_daedalus_filter_prepare_output_buffer (GstBaseTransform
-    * trans, GstBuffer * input, GstBuffer ** outbuf);
-static GstFlowReturn gst_daedalus_filter_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf);
-static GstFlowReturn gst_daedalus_filter_transform_ip (GstBaseTransform *
-    trans, GstBuffer * buf);
-static gboolean gst_daedalus_filter_set_info (GstVideoFilter * vfilter,
-    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
-    GstVideoInfo * out_info);
+static void gst_daedalus_filter_finalize (GObject *object);
+static void gst_daedalus_filter_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec);
+static void gst_daedalus_filter_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec);
+static gboolean gst_daedalus_filter_start (GstBaseTransform *trans);
+static gboolean gst_daedalus_filter_stop (GstBaseTransform *trans);
+static gboolean gst_daedalus_filter_sink_event (GstBaseTransform *trans,
+    GstEvent *event);
+static gboolean gst_daedalus_filter_propose_allocation (GstBaseTransform *trans,
+    GstQuery *decide_query, GstQuery *query);
+static gboolean gst_daedalus_filter_decide_allocation (GstBaseTransform *trans,
+    GstQuery *query);
+static void gst_daedalus_filter_before_transform (GstBaseTransform *trans,
+    GstBuffer *buffer);
+static GstFlowReturn
+gst_daedalus_filter_prepare_output_buffer (GstBaseTransform *trans,
+    GstBuffer *input, GstBuffer **outbuf);
+static GstFlowReturn gst_daedalus_filter_transform (GstBaseTransform *trans,
+    GstBuffer *inbuf, GstBuffer *outbuf);
+static GstFlowReturn gst_daedalus_filter_transform_ip (GstBaseTransform *trans,
+    GstBuffer *buf);
+static gboolean gst_daedalus_filter_set_info (GstVideoFilter *vfilter,
+    GstCaps *incaps, GstVideoInfo *in_info, GstCaps *outcaps,
+    GstVideoInfo *out_info);
 
 static void
-gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
+gst_daedalus_filter_class_init (GstDaedalusFilterClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -268,8 +265,8 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
       g_param_spec_string ("active-backend", "Active backend",
           "Backend in use since caps were negotiated (scalar, cpu, gpu or "
           "hybrid); "
-          "\"none\" while not negotiated", "none",
-          (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+          "\"none\" while not negotiated",
+          "none", (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   /**
    * GstDaedalusFilter:zero-copy-frames:
@@ -318,7 +315,8 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
       g_param_spec_uint ("calibration-budget", "Calibration budget",
           "Milliseconds backend=auto may spend timing the backends at caps "
           "negotiation when no cached figures fit (each backend gets at least "
-          "one frame)", 10, 10000, DEFAULT_PROP_CALIBRATION_BUDGET,
+          "one frame)",
+          10, 10000, DEFAULT_PROP_CALIBRATION_BUDGET,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_READY)));
 
@@ -334,8 +332,8 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_DECIDED_BY,
       g_param_spec_string ("decided-by", "Decided by",
           "How active-backend was chosen: property, environment, only-choice, "
-          "trial, cache, fallback; none while not negotiated", "none",
-          (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+          "trial, cache, fallback; none while not negotiated",
+          "none", (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -365,22 +363,23 @@ gst_daedalus_filter_class_init (GstDaedalusFilterClass * klass)
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_daedalus_filter_set_info);
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_FILTER, (GstPluginAPIFlags) 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_BACKEND, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_BACKEND,
+      (GstPluginAPIFlags) 0);
 }
 
 static void
-gst_daedalus_filter_init (GstDaedalusFilter * self)
+gst_daedalus_filter_init (GstDaedalusFilter *self)
 {
-  auto priv = static_cast<GstDaedalusFilterPrivate *>
-      (gst_daedalus_filter_get_instance_private (self));
+  auto priv = static_cast<GstDaedalusFilterPrivate *> (
+      gst_daedalus_filter_get_instance_private (self));
   priv->state = new FilterState;
 }
 
 static void
-gst_daedalus_filter_finalize (GObject * object)
+gst_daedalus_filter_finalize (GObject *object)
 {
-  auto priv = static_cast<GstDaedalusFilterPrivate *>
-      (gst_daedalus_filter_get_instance_private (GST_DAEDALUS_FILTER (object)));
+  auto priv = static_cast<GstDaedalusFilterPrivate *> (
+      gst_daedalus_filter_get_instance_private (GST_DAEDALUS_FILTER (object)));
   priv->state->drop_backend ();
   delete priv->state;
 
@@ -388,10 +387,10 @@ gst_daedalus_filter_finalize (GObject * object)
 }
 
 static void
-gst_daedalus_filter_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_daedalus_filter_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
 {
-  FilterState & state = get_state (GST_DAEDALUS_FILTER (object));
+  FilterState &state = get_state (GST_DAEDALUS_FILTER (object));
   GstDaedalusObjectLock lock (object);
 
   switch (prop_id) {
@@ -412,10 +411,10 @@ gst_daedalus_filter_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_daedalus_filter_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_daedalus_filter_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
 {
-  FilterState & state = get_state (GST_DAEDALUS_FILTER (object));
+  FilterState &state = get_state (GST_DAEDALUS_FILTER (object));
   GstDaedalusObjectLock lock (object);
 
   switch (prop_id) {
@@ -450,7 +449,7 @@ gst_daedalus_filter_get_property (GObject * object, guint prop_id,
 }
 
 static void
-set_active (GstDaedalusFilter * self,
+set_active (GstDaedalusFilter *self,
     std::optional<daedalus::BackendKind> active, GstDaedalusDecidedBy by)
 {
   GstDaedalusObjectLock lock (self);
@@ -461,7 +460,7 @@ set_active (GstDaedalusFilter * self,
 /* Starts the damage estimate over: the settings are the strongest auto
  * ones until the next frame is measured. */
 static void
-reset_estimate (GstDaedalusFilter * self)
+reset_estimate (GstDaedalusFilter *self)
 {
   GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
   get_state (self).damage.reset ();
@@ -470,7 +469,7 @@ reset_estimate (GstDaedalusFilter * self)
 }
 
 static gboolean
-gst_daedalus_filter_start (GstBaseTransform * trans)
+gst_daedalus_filter_start (GstBaseTransform *trans)
 {
   {
     GstDaedalusObjectLock lock (trans);
@@ -481,16 +480,16 @@ gst_daedalus_filter_start (GstBaseTransform * trans)
 }
 
 static gboolean
-gst_daedalus_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+gst_daedalus_filter_sink_event (GstBaseTransform *trans, GstEvent *event)
 {
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
     reset_estimate (GST_DAEDALUS_FILTER (trans));
-  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
-      sink_event (trans, event);
+  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)
+      ->sink_event (trans, event);
 }
 
 static gboolean
-gst_daedalus_filter_stop (GstBaseTransform * trans)
+gst_daedalus_filter_stop (GstBaseTransform *trans)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
 
@@ -504,17 +503,17 @@ gst_daedalus_filter_stop (GstBaseTransform * trans)
 /* Adopts @backend: the gpu one (also behind a fallback) brings the
  * allocator of its buffer pools. */
 static void
-adopt_backend (GstDaedalusFilter * self,
+adopt_backend (GstDaedalusFilter *self,
     std::shared_ptr<daedalus::Backend> backend, GstDaedalusDecidedBy by)
 {
-  FilterState & state = get_state (self);
+  FilterState &state = get_state (self);
 
   state.drop_backend ();
   state.backend = std::move (backend);
   auto fallback =
       std::dynamic_pointer_cast<daedalus::FallbackBackend> (state.backend);
-  state.gpu = std::dynamic_pointer_cast<daedalus::GpuBackend>
-      (fallback ? fallback->active () : state.backend);
+  state.gpu = std::dynamic_pointer_cast<daedalus::GpuBackend> (
+      fallback ? fallback->active () : state.backend);
   if (state.gpu)
     state.allocator = gst_daedalus_vk_allocator_new (state.gpu);
   set_active (self, state.backend->kind (), by);
@@ -528,9 +527,9 @@ adopt_backend (GstDaedalusFilter * self,
  * the failure so that later negotiations choose the CPU too (for every
  * element, when the device was lost). Called inside the frame call. */
 static void
-fell_back (GstDaedalusFilter * self, const daedalus::FallbackNotice & notice)
+fell_back (GstDaedalusFilter *self, const daedalus::FallbackNotice &notice)
 {
-  FilterState & state = get_state (self);
+  FilterState &state = get_state (self);
   const bool had_pool = state.allocator != nullptr;
   state.gpu_failed = true;
   if (notice.failure.is_gpu_lost ())
@@ -545,8 +544,8 @@ fell_back (GstDaedalusFilter * self, const daedalus::FallbackNotice & notice)
   GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
       ("The GPU failed; the CPU runs this element from now on."),
       ("The %s backend failed on a frame (%s); the frame is redone on the "
-          "%s backend.", failed.c_str (), notice.failure.message ().c_str (),
-          now.c_str ()));
+       "%s backend.",
+          failed.c_str (), notice.failure.message ().c_str (), now.c_str ()));
   GST_INFO_OBJECT (self, "using the %s backend (decided by %s)", now.c_str (),
       gst_daedalus_decided_by_name (GST_DAEDALUS_DECIDED_BY_FALLBACK));
   /* Buffers from the Vulkan pool stay valid; new ones come from ordinary
@@ -560,14 +559,13 @@ fell_back (GstDaedalusFilter * self, const daedalus::FallbackNotice & notice)
 /* Posts a negotiation error with @message (transfer full), unless @what
  * was refused last time already; FALSE. */
 static gboolean
-refuse (GstDaedalusFilter * self, const std::string & what, gchar * message,
+refuse (GstDaedalusFilter *self, const std::string &what, gchar *message,
     const char *hint)
 {
-  FilterState & state = get_state (self);
+  FilterState &state = get_state (self);
   if (state.refused != what) {
     state.refused = what;
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", message), ("%s",
-            hint));
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", message), ("%s", hint));
   }
   g_free (message);
   return FALSE;
@@ -577,9 +575,9 @@ refuse (GstDaedalusFilter * self, const std::string & what, gchar * message,
  * exists; on failure posts an error naming the backend and the library's
  * reason, or the kernel no backend computes at the caps' bit depth. */
 static gboolean
-ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
+ensure_backend (GstDaedalusFilter *self, const GstVideoInfo *info)
 {
-  FilterState & state = get_state (self);
+  FilterState &state = get_state (self);
   GstDaedalusChoiceRequest request;
   {
     GstDaedalusObjectLock lock (self);
@@ -607,12 +605,15 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
 
   const int depth = gst_daedalus_bit_depth (info);
   if (!daedalus::any_backend_computes (request.job.kernel, depth)) {
-    return refuse (self, "kernel " + chosen_for, g_strdup_printf ("%s cannot "
-            "filter %s video with these settings: no backend computes %s "
-            "on %d-bit video yet.", GST_OBJECT_NAME (gst_element_get_factory
-                (GST_ELEMENT (self))), gst_video_format_to_string
-            (GST_VIDEO_INFO_FORMAT (info)), std::string (daedalus::kernel_name
-                (request.job.kernel)).c_str (), depth),
+    return refuse (self, "kernel " + chosen_for,
+        g_strdup_printf ("%s cannot "
+                         "filter %s video with these settings: no backend "
+                         "computes %s "
+                         "on %d-bit video yet.",
+            GST_OBJECT_NAME (gst_element_get_factory (GST_ELEMENT (self))),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+            std::string (daedalus::kernel_name (request.job.kernel)).c_str (),
+            depth),
         "Choose other settings, or convert the video to an 8-bit format.");
   }
   GstDaedalusChoice choice = gst_daedalus_choose_backend (request);
@@ -632,7 +633,7 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
     daedalus::BackendOptions cpu_options;
     cpu_options.threads = request.threads;
     backend = std::make_shared<daedalus::FallbackBackend> (std::move (backend),
-        cpu_options, [self] (const daedalus::FallbackNotice & notice) {
+        cpu_options, [self] (const daedalus::FallbackNotice &notice) {
           fell_back (self, notice);
         });
   }
@@ -643,7 +644,7 @@ ensure_backend (GstDaedalusFilter * self, const GstVideoInfo * info)
 }
 
 static void
-update_passthrough (GstDaedalusFilter * self, const GstVideoInfo * info,
+update_passthrough (GstDaedalusFilter *self, const GstVideoInfo *info,
     gboolean negotiating)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
@@ -667,11 +668,11 @@ update_passthrough (GstDaedalusFilter * self, const GstVideoInfo * info,
 }
 
 static gboolean
-gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
-    GstVideoInfo * in_info, GstCaps *, GstVideoInfo *)
+gst_daedalus_filter_set_info (GstVideoFilter *vfilter, GstCaps *,
+    GstVideoInfo *in_info, GstCaps *, GstVideoInfo *)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
-  FilterState & state = get_state (self);
+  FilterState &state = get_state (self);
 
   GstDaedalusBackend setting;
   bool setting_explicit;
@@ -683,8 +684,8 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
   /* Outside the lock: it may log about $DAEDALUS_BACKEND. */
   const daedalus::BackendKind settings_backend =
       gst_daedalus_settings_backend (GST_ELEMENT (self),
-      GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category, setting,
-      setting_explicit);
+          GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category, setting,
+          setting_explicit);
   {
     GstDaedalusObjectLock lock (self);
     state.bit_depth = gst_daedalus_bit_depth (in_info);
@@ -700,15 +701,15 @@ gst_daedalus_filter_set_info (GstVideoFilter * vfilter, GstCaps *,
 }
 
 static gboolean
-gst_daedalus_filter_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+gst_daedalus_filter_propose_allocation (GstBaseTransform *trans,
+    GstQuery *decide_query, GstQuery *query)
 {
   GstAllocator *allocator = get_state (GST_DAEDALUS_FILTER (trans)).allocator;
 
   /* In place, this asks downstream, which need not answer. */
   const gboolean answered =
-      GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
-      propose_allocation (trans, decide_query, query);
+      GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)
+          ->propose_allocation (trans, decide_query, query);
   /* Frames passed through go downstream untouched: no reason to have them in
    * memory the CPU may read uncached. */
   if (!allocator || gst_base_transform_is_passthrough (trans))
@@ -718,22 +719,21 @@ gst_daedalus_filter_propose_allocation (GstBaseTransform * trans,
 }
 
 static gboolean
-gst_daedalus_filter_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
+gst_daedalus_filter_decide_allocation (GstBaseTransform *trans, GstQuery *query)
 {
   GstAllocator *allocator = get_state (GST_DAEDALUS_FILTER (trans)).allocator;
 
   if (!allocator) {
-    return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
-        decide_allocation (trans, query);
+    return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)
+        ->decide_allocation (trans, query);
   }
   GST_DEBUG_OBJECT (trans, "output into a Vulkan buffer pool");
   return gst_daedalus_vk_decide_pool (query, allocator);
 }
 
 static void
-gst_daedalus_filter_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer)
+gst_daedalus_filter_before_transform (GstBaseTransform *trans,
+    GstBuffer *buffer)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
 
@@ -770,8 +770,8 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
   if (klass->auto_strength && klass->auto_strength (self)) {
     const std::optional<daedalus::DamageEstimate> estimate =
         get_state (self).damage.update (GST_ELEMENT (self),
-        klass->debug_category, buffer, info, get_state (self).two_fields,
-        klass->takes_upstream_estimate);
+            klass->debug_category, buffer, info, get_state (self).two_fields,
+            klass->takes_upstream_estimate);
     if (estimate)
       klass->apply_estimate (self, &*estimate);
   }
@@ -781,7 +781,7 @@ gst_daedalus_filter_before_transform (GstBaseTransform * trans,
 /* The bytes a buffer must hold for a frame of @info: as its GstVideoMeta
  * lays the planes out, if it has one, else as @info does. */
 static gsize
-expected_size (GstBuffer * buffer, const GstVideoInfo * info)
+expected_size (GstBuffer *buffer, const GstVideoInfo *info)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
   if (!meta)
@@ -791,8 +791,9 @@ expected_size (GstBuffer * buffer, const GstVideoInfo * info)
   for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
     const guint p = GST_VIDEO_INFO_COMP_PLANE (info, c);
     if (p < meta->n_planes) {
-      end = MAX (end, meta->offset[p] + (gsize) meta->stride[p] *
-          GST_VIDEO_INFO_COMP_HEIGHT (info, c));
+      end = MAX (end,
+          meta->offset[p] +
+              (gsize) meta->stride[p] * GST_VIDEO_INFO_COMP_HEIGHT (info, c));
     }
   }
   return end;
@@ -801,40 +802,40 @@ expected_size (GstBuffer * buffer, const GstVideoInfo * info)
 /* Whether @buffer is too small for the negotiated caps, which the element
  * then says once per buffer. */
 static gboolean
-is_short_buffer (GstDaedalusFilter * self, GstBuffer * buffer)
+is_short_buffer (GstDaedalusFilter *self, GstBuffer *buffer)
 {
   const gsize size = gst_buffer_get_size (buffer);
-  const gsize expected = expected_size (buffer,
-      &GST_VIDEO_FILTER (self)->in_info);
+  const gsize expected =
+      expected_size (buffer, &GST_VIDEO_FILTER (self)->in_info);
   if (size >= expected)
     return FALSE;
 
   GST_ELEMENT_WARNING (self, STREAM, FORMAT,
       ("A buffer is smaller than its caps say: it is passed on unfiltered."),
       ("Buffer %p (pts %" GST_TIME_FORMAT ") holds %" G_GSIZE_FORMAT
-          " bytes; its caps and video meta need %" G_GSIZE_FORMAT ".",
+       " bytes; its caps and video meta need %" G_GSIZE_FORMAT ".",
           buffer, GST_TIME_ARGS (GST_BUFFER_PTS (buffer)), size, expected));
   return TRUE;
 }
 
 static GstFlowReturn
-gst_daedalus_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+gst_daedalus_filter_transform (GstBaseTransform *trans, GstBuffer *inbuf,
+    GstBuffer *outbuf)
 {
   if (outbuf == inbuf)
     return GST_FLOW_OK;
-  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
-      transform (trans, inbuf, outbuf);
+  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)
+      ->transform (trans, inbuf, outbuf);
 }
 
 static GstFlowReturn
-gst_daedalus_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+gst_daedalus_filter_transform_ip (GstBaseTransform *trans, GstBuffer *buf)
 {
   const GstVideoInfo *info = &GST_VIDEO_FILTER (trans)->in_info;
   if (gst_buffer_get_size (buf) < expected_size (buf, info))
     return GST_FLOW_OK;
-  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
-      transform_ip (trans, buf);
+  return GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)
+      ->transform_ip (trans, buf);
 }
 
 /* In place, the output buffer is the input made writable: a deblock leaves
@@ -843,43 +844,44 @@ gst_daedalus_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
  * still filter): then a buffer that is not writable is replaced by a copy
  * of its metadata that shares its memory. */
 static GstFlowReturn
-gst_daedalus_filter_prepare_output_buffer (GstBaseTransform * trans,
-    GstBuffer * input, GstBuffer ** output)
+gst_daedalus_filter_prepare_output_buffer (GstBaseTransform *trans,
+    GstBuffer *input, GstBuffer **output)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (trans);
   GstDaedalusFilterClass *klass = GST_DAEDALUS_FILTER_GET_CLASS (self);
   /* A buffer too small for its caps: the input itself is the output
    * (GstBaseTransform takes no reference then); transform[_ip] leave it
    * alone. */
-  if (!gst_base_transform_is_passthrough (trans)
-      && is_short_buffer (self, input)) {
+  if (!gst_base_transform_is_passthrough (trans) &&
+      is_short_buffer (self, input)) {
     *output = input;
     return GST_FLOW_OK;
   }
   const GstFlowReturn ret =
-      GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)->
-      prepare_output_buffer (trans, input, output);
+      GST_BASE_TRANSFORM_CLASS (gst_daedalus_filter_parent_class)
+          ->prepare_output_buffer (trans, input, output);
   const std::optional<daedalus::DamageEstimate> &estimate =
       get_state (self).damage.last ();
-  if (ret != GST_FLOW_OK || !klass->shares_estimate || !estimate
-      || !klass->auto_strength (self))
+  if (ret != GST_FLOW_OK || !klass->shares_estimate || !estimate ||
+      !klass->auto_strength (self))
     return ret;
   /* The base class drops its reference to the input when the output
    * differs. */
   if (!gst_buffer_is_writable (*output))
     *output = gst_buffer_make_writable (gst_buffer_ref (*output));
-  gst_daedalus_damage_meta_add (*output, klass->usable_estimate ?
-      klass->usable_estimate (self, *estimate) : *estimate);
+  gst_daedalus_damage_meta_add (*output,
+      klass->usable_estimate ? klass->usable_estimate (self, *estimate)
+                             : *estimate);
   return ret;
 }
 
 /* One picture (a frame, or one field of it) through the backend; TRUE in
  * @zero_copy when the gpu backend filtered it in place in its memory. */
 static GstFlowReturn
-run_picture (GstDaedalusFilter * filter, const daedalus::Frame & dst,
-    const daedalus::ConstFrame & src, gboolean * zero_copy)
+run_picture (GstDaedalusFilter *filter, const daedalus::Frame &dst,
+    const daedalus::ConstFrame &src, gboolean *zero_copy)
 {
-  FilterState & state = get_state (filter);
+  FilterState &state = get_state (filter);
   const daedalus::FrameJob job =
       GST_DAEDALUS_FILTER_GET_CLASS (filter)->make_job (filter);
 
@@ -889,7 +891,7 @@ run_picture (GstDaedalusFilter * filter, const daedalus::Frame & dst,
   if (status) {
     *zero_copy = FALSE;
     if (state.gpu) {
-      const daedalus::GpuFrameStats & stats = state.gpu->last_frame_stats ();
+      const daedalus::GpuFrameStats &stats = state.gpu->last_frame_stats ();
       *zero_copy = stats.staged_groups == 0 && stats.zero_copy_groups > 0;
     }
     return GST_FLOW_OK;
@@ -897,35 +899,36 @@ run_picture (GstDaedalusFilter * filter, const daedalus::Frame & dst,
 
   GST_ELEMENT_ERROR (filter, STREAM, FAILED, ("%s", status.message ().c_str ()),
       ("The %s backend failed on a frame.",
-          std::string (daedalus::backend_name (state.backend->kind ())).
-          c_str ()));
+          std::string (daedalus::backend_name (state.backend->kind ()))
+              .c_str ()));
   return GST_FLOW_ERROR;
 }
 
 void
-gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter * filter)
+gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter *filter)
 {
   get_state (filter).damage_reset_requested = true;
 }
 
 void
-gst_daedalus_filter_install_auto_strength (GObjectClass * klass, guint prop_id)
+gst_daedalus_filter_install_auto_strength (GObjectClass *klass, guint prop_id)
 {
   g_object_class_install_property (klass, prop_id,
       g_param_spec_boolean ("auto-strength", "Auto strength",
           "Choose the filter's settings from the damage measured in the "
           "stream (clean video passes through); setting any other filter "
           "property turns this off, and while on they read back the values "
-          "the last frame used", TRUE,
+          "the last frame used",
+          TRUE,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_PLAYING)));
 }
 
 GstFlowReturn
-gst_daedalus_filter_run (GstDaedalusFilter * filter,
-    const daedalus::Frame & dst, const daedalus::ConstFrame & src)
+gst_daedalus_filter_run (GstDaedalusFilter *filter, const daedalus::Frame &dst,
+    const daedalus::ConstFrame &src)
 {
-  FilterState & state = get_state (filter);
+  FilterState &state = get_state (filter);
   const int pictures = state.two_fields ? 2 : 1;
   gboolean zero_copy = TRUE;
 
@@ -950,17 +953,17 @@ gst_daedalus_filter_run (GstDaedalusFilter * filter,
 }
 
 gboolean
-gst_daedalus_filter_computes (GstDaedalusFilter * filter,
+gst_daedalus_filter_computes (GstDaedalusFilter *filter,
     daedalus::Kernel kernel)
 {
-  FilterState & state = get_state (filter);
+  FilterState &state = get_state (filter);
   GstDaedalusObjectLock lock (filter);
   return daedalus::backend_computes (state.settings_backend, kernel,
       state.bit_depth);
 }
 
 void
-gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass * klass)
+gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass *klass)
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
 
@@ -972,7 +975,7 @@ gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass * klass)
 }
 
 daedalus::Frame
-gst_daedalus_frame_view (const GstVideoFrame * frame)
+gst_daedalus_frame_view (const GstVideoFrame *frame)
 {
   daedalus::Frame view;
 
@@ -980,7 +983,7 @@ gst_daedalus_frame_view (const GstVideoFrame * frame)
 
   view.num_planes = GST_VIDEO_FRAME_N_COMPONENTS (frame) >= 3 ? 3 : 1;
   for (int c = 0; c < view.num_planes; c++) {
-    daedalus::Plane & p = view.planes[c];
+    daedalus::Plane &p = view.planes[c];
     p.data = static_cast<uint8_t *> (GST_VIDEO_FRAME_COMP_DATA (frame, c));
     p.stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
     p.width = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
@@ -996,12 +999,13 @@ gst_daedalus_frame_view (const GstVideoFrame * frame)
   /* Interleaved chroma: the channels are the samples at byte 0 and one
    * sample further in each pair, the first the one of the smaller component
    * offset. GStreamer 1.22 says 1 for P010's V, half a 16-bit sample. */
-  if (view.num_planes == 3 && GST_VIDEO_FRAME_COMP_PLANE (frame, 1) ==
-      GST_VIDEO_FRAME_COMP_PLANE (frame, 2)) {
+  if (view.num_planes == 3 &&
+      GST_VIDEO_FRAME_COMP_PLANE (frame, 1) ==
+          GST_VIDEO_FRAME_COMP_PLANE (frame, 2)) {
     const bool u_first = GST_VIDEO_FRAME_COMP_POFFSET (frame, 1) <
         GST_VIDEO_FRAME_COMP_POFFSET (frame, 2);
     uint8_t *pair = static_cast<uint8_t *> (GST_VIDEO_FRAME_PLANE_DATA (frame,
-            GST_VIDEO_FRAME_COMP_PLANE (frame, 1)));
+        GST_VIDEO_FRAME_COMP_PLANE (frame, 1)));
     const int size = view.planes[1].bytes_per_sample ();
     view.planes[1].data = pair + (u_first ? 0 : size);
     view.planes[2].data = pair + (u_first ? size : 0);

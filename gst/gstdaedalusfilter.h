@@ -37,7 +37,8 @@ G_BEGIN_DECLS
  * Which implementation of the kernels an element runs. Every backend gives
  * the same output, bit for bit.
  */
-typedef enum {
+typedef enum
+{
   GST_DAEDALUS_BACKEND_AUTO,
   GST_DAEDALUS_BACKEND_SCALAR,
   GST_DAEDALUS_BACKEND_CPU,
@@ -49,8 +50,8 @@ typedef enum {
 GType gst_daedalus_backend_get_type (void);
 
 #define GST_TYPE_DAEDALUS_FILTER (gst_daedalus_filter_get_type ())
-G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter,
-    GST, DAEDALUS_FILTER, GstVideoFilter)
+G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter, GST,
+    DAEDALUS_FILTER, GstVideoFilter)
 
 /**
  * GstDaedalusFilterClass:
@@ -82,16 +83,16 @@ struct _GstDaedalusFilterClass
 {
   GstVideoFilterClass parent_class;
 
-  gboolean (*is_noop) (GstDaedalusFilter * filter, const GstVideoInfo * info);
-  daedalus::FrameJob (*make_job) (GstDaedalusFilter * filter);
+  gboolean (*is_noop) (GstDaedalusFilter *filter, const GstVideoInfo *info);
+  daedalus::FrameJob (*make_job) (GstDaedalusFilter *filter);
   GstDebugCategory *debug_category;
-  gboolean (*auto_strength) (GstDaedalusFilter * filter);
-  void (*apply_estimate) (GstDaedalusFilter * filter,
-      const daedalus::DamageEstimate * estimate);
+  gboolean (*auto_strength) (GstDaedalusFilter *filter);
+  void (*apply_estimate) (GstDaedalusFilter *filter,
+      const daedalus::DamageEstimate *estimate);
   gboolean takes_upstream_estimate;
   gboolean shares_estimate;
-  daedalus::DamageEstimate (*usable_estimate) (GstDaedalusFilter * filter,
-      const daedalus::DamageEstimate & estimate);
+  daedalus::DamageEstimate (*usable_estimate) (GstDaedalusFilter *filter,
+      const daedalus::DamageEstimate &estimate);
 };
 
 G_END_DECLS
@@ -105,39 +106,38 @@ G_END_DECLS
  * fails, warns once and redoes the frame on the cpu backend, which it keeps
  * from then on, through later negotiations too. Otherwise a failure posts an element error carrying the
  * backend's message and returns GST_FLOW_ERROR. */
-GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter * filter,
-    const daedalus::Frame & dst, const daedalus::ConstFrame & src);
+GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter *filter,
+    const daedalus::Frame &dst, const daedalus::ConstFrame &src);
 
 /* Whether the backend the element's settings must fit (the one named, or
  * for backend=auto the cpu backend it always has and falls back to)
  * computes @kernel at the negotiated bit depth. Takes the object lock. */
-gboolean gst_daedalus_filter_computes (GstDaedalusFilter * filter,
+gboolean gst_daedalus_filter_computes (GstDaedalusFilter *filter,
     daedalus::Kernel kernel);
 
 /* Makes the next frame start the damage estimate over (auto strength
  * turned on again: the frames since it was off were not measured). Call
  * with the object lock held. */
-void gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter * filter);
+void gst_daedalus_filter_restart_estimate_locked (GstDaedalusFilter *filter);
 
 /* Installs the boolean property "auto-strength" (default TRUE) as
  * @prop_id of an element with a damage estimate. */
-void gst_daedalus_filter_install_auto_strength (GObjectClass * klass,
+void gst_daedalus_filter_install_auto_strength (GObjectClass *klass,
     guint prop_id);
 
 /* For an element that takes progressive video only (its class_init calls
  * it): caps of any other interlace-mode are refused at negotiation. */
-void gst_daedalus_filter_class_set_progressive_only (GstDaedalusFilterClass *
-    klass);
+void gst_daedalus_filter_class_set_progressive_only (
+    GstDaedalusFilterClass *klass);
 
 /* A view of a mapped frame's samples: components 0..2 (Y, U, V whatever the
  * plane order), with the frame's strides, offsets and pixel strides, so
  * GstVideoMeta layouts and NV12/NV21/P010 interleaving come through, and
  * its bit depth and the position of a deeper sample's value (P010: 6). */
-daedalus::Frame gst_daedalus_frame_view (const GstVideoFrame * frame);
+daedalus::Frame gst_daedalus_frame_view (const GstVideoFrame *frame);
 
 /* Holds the object lock for a scope; never across a frame. */
-class GstDaedalusObjectLock
-{
+class GstDaedalusObjectLock {
 public:
   explicit GstDaedalusObjectLock (gpointer object)
       : object_ (GST_OBJECT_CAST (object))
@@ -149,7 +149,7 @@ public:
     GST_OBJECT_UNLOCK (object_);
   }
   GstDaedalusObjectLock (const GstDaedalusObjectLock &) = delete;
-  GstDaedalusObjectLock & operator= (const GstDaedalusObjectLock &) = delete;
+  GstDaedalusObjectLock &operator= (const GstDaedalusObjectLock &) = delete;
 
 private:
   GstObject *object_;

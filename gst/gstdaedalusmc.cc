@@ -52,7 +52,8 @@ enum
   PROP_FILTER,
 };
 
-typedef enum {
+typedef enum
+{
   GST_DAEDALUS_MC_FILTER_REGULAR,
   GST_DAEDALUS_MC_FILTER_SHARP,
   GST_DAEDALUS_MC_FILTER_SMOOTH,
@@ -67,19 +68,19 @@ static constexpr daedalus::McParams kDefaults {};
 static_assert (kDefaults.filter == daedalus::McFilter::Regular);
 
 /* The GEnum values are the library's, so the two convert by a cast. */
-static_assert (GST_DAEDALUS_MC_FILTER_REGULAR ==
-    int (daedalus::McFilter::Regular));
+static_assert (
+    GST_DAEDALUS_MC_FILTER_REGULAR == int (daedalus::McFilter::Regular));
 static_assert (GST_DAEDALUS_MC_FILTER_SHARP == int (daedalus::McFilter::Sharp));
-static_assert (GST_DAEDALUS_MC_FILTER_SMOOTH ==
-    int (daedalus::McFilter::Smooth));
-static_assert (GST_DAEDALUS_MC_FILTER_BILINEAR ==
-    int (daedalus::McFilter::Bilinear));
+static_assert (
+    GST_DAEDALUS_MC_FILTER_SMOOTH == int (daedalus::McFilter::Smooth));
+static_assert (
+    GST_DAEDALUS_MC_FILTER_BILINEAR == int (daedalus::McFilter::Bilinear));
 
 struct _GstDaedalusMc
 {
   GstDaedalusFilter parent;
 
-  daedalus::McParams params;    /* object lock */
+  daedalus::McParams params; /* object lock */
 };
 
 #define GST_TYPE_DAEDALUS_MC_FILTER (gst_daedalus_mc_filter_get_type ())
@@ -88,11 +89,11 @@ gst_daedalus_mc_filter_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_DAEDALUS_MC_FILTER_REGULAR, "VP9 regular 8-tap", "regular"},
-    {GST_DAEDALUS_MC_FILTER_SHARP, "VP9 sharp 8-tap", "sharp"},
-    {GST_DAEDALUS_MC_FILTER_SMOOTH, "VP9 smooth 8-tap", "smooth"},
-    {GST_DAEDALUS_MC_FILTER_BILINEAR, "Bilinear", "bilinear"},
-    {0, nullptr, nullptr},
+      {GST_DAEDALUS_MC_FILTER_REGULAR, "VP9 regular 8-tap", "regular"},
+      {GST_DAEDALUS_MC_FILTER_SHARP, "VP9 sharp 8-tap", "sharp"},
+      {GST_DAEDALUS_MC_FILTER_SMOOTH, "VP9 smooth 8-tap", "smooth"},
+      {GST_DAEDALUS_MC_FILTER_BILINEAR, "Bilinear", "bilinear"},
+      {0, nullptr, nullptr},
   };
 
   if (g_once_init_enter (&type)) {
@@ -106,19 +107,18 @@ G_DEFINE_TYPE (GstDaedalusMc, gst_daedalus_mc, GST_TYPE_DAEDALUS_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (daedalusmc, "daedalusmc", GST_RANK_NONE,
     GST_TYPE_DAEDALUS_MC);
 
-static void gst_daedalus_mc_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_daedalus_mc_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static gboolean gst_daedalus_mc_is_noop (GstDaedalusFilter * filter,
-    const GstVideoInfo * info);
-static daedalus::FrameJob gst_daedalus_mc_make_job (GstDaedalusFilter *
-    filter);
-static GstFlowReturn gst_daedalus_mc_transform_frame (GstVideoFilter *
-    vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static void gst_daedalus_mc_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec);
+static void gst_daedalus_mc_get_property (GObject *object, guint prop_id,
+    GValue *value, GParamSpec *pspec);
+static gboolean gst_daedalus_mc_is_noop (GstDaedalusFilter *filter,
+    const GstVideoInfo *info);
+static daedalus::FrameJob gst_daedalus_mc_make_job (GstDaedalusFilter *filter);
+static GstFlowReturn gst_daedalus_mc_transform_frame (GstVideoFilter *vfilter,
+    GstVideoFrame *in_frame, GstVideoFrame *out_frame);
 
 static void
-gst_daedalus_mc_class_init (GstDaedalusMcClass * klass)
+gst_daedalus_mc_class_init (GstDaedalusMcClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -176,14 +176,14 @@ gst_daedalus_mc_class_init (GstDaedalusMcClass * klass)
 }
 
 static void
-gst_daedalus_mc_init (GstDaedalusMc * self)
+gst_daedalus_mc_init (GstDaedalusMc *self)
 {
   self->params = kDefaults;
 }
 
 static void
-gst_daedalus_mc_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_daedalus_mc_set_property (GObject *object, guint prop_id,
+    const GValue *value, GParamSpec *pspec)
 {
   GstDaedalusMc *self = GST_DAEDALUS_MC (object);
   GstDaedalusObjectLock lock (self);
@@ -205,8 +205,8 @@ gst_daedalus_mc_set_property (GObject * object, guint prop_id,
 }
 
 static void
-gst_daedalus_mc_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
+gst_daedalus_mc_get_property (GObject *object, guint prop_id, GValue *value,
+    GParamSpec *pspec)
 {
   GstDaedalusMc *self = GST_DAEDALUS_MC (object);
   GstDaedalusObjectLock lock (self);
@@ -228,27 +228,27 @@ gst_daedalus_mc_get_property (GObject * object, guint prop_id,
 }
 
 static daedalus::McParams
-get_params (GstDaedalusMc * self)
+get_params (GstDaedalusMc *self)
 {
   GstDaedalusObjectLock lock (self);
   return self->params;
 }
 
 static gboolean
-gst_daedalus_mc_is_noop (GstDaedalusFilter * filter, const GstVideoInfo *)
+gst_daedalus_mc_is_noop (GstDaedalusFilter *filter, const GstVideoInfo *)
 {
   return daedalus::mc_is_noop (get_params (GST_DAEDALUS_MC (filter)));
 }
 
 static daedalus::FrameJob
-gst_daedalus_mc_make_job (GstDaedalusFilter * filter)
+gst_daedalus_mc_make_job (GstDaedalusFilter *filter)
 {
   return daedalus::mc_job (get_params (GST_DAEDALUS_MC (filter)));
 }
 
 static GstFlowReturn
-gst_daedalus_mc_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+gst_daedalus_mc_transform_frame (GstVideoFilter *vfilter,
+    GstVideoFrame *in_frame, GstVideoFrame *out_frame)
 {
   return gst_daedalus_filter_run (GST_DAEDALUS_FILTER (vfilter),
       gst_daedalus_frame_view (out_frame), gst_daedalus_frame_view (in_frame));

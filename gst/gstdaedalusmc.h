@@ -16,7 +16,7 @@
 G_BEGIN_DECLS
 
 #define GST_TYPE_DAEDALUS_MC (gst_daedalus_mc_get_type ())
-G_DECLARE_FINAL_TYPE (GstDaedalusMc, gst_daedalus_mc,
-    GST, DAEDALUS_MC, GstDaedalusFilter)
+G_DECLARE_FINAL_TYPE (GstDaedalusMc, gst_daedalus_mc, GST, DAEDALUS_MC,
+    GstDaedalusFilter)
 
 G_END_DECLS

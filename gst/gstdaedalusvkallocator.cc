@@ -16,20 +16,19 @@
 GST_DEBUG_CATEGORY_STATIC (gst_daedalus_vk_allocator_debug);
 #define GST_CAT_DEFAULT gst_daedalus_vk_allocator_debug
 
-namespace
+namespace {
+
+struct GstDaedalusVkMemory
 {
+  GstMemory mem;
 
-  struct GstDaedalusVkMemory
-  {
-    GstMemory mem;
-
-    /* Owned by the memory that allocated it; null in a shared sub-memory,
+  /* Owned by the memory that allocated it; null in a shared sub-memory,
      * whose parent owns it. */
-    daedalus::GpuBuffer *buffer;
-    guint8 *data;               /* aligned; mem.offset counts from here */
-  };
+  daedalus::GpuBuffer *buffer;
+  guint8 *data; /* aligned; mem.offset counts from here */
+};
 
-}                               /* namespace */
+} /* namespace */
 
 struct _GstDaedalusVkAllocator
 {
@@ -42,9 +41,9 @@ G_DEFINE_TYPE (GstDaedalusVkAllocator, gst_daedalus_vk_allocator,
     GST_TYPE_ALLOCATOR);
 
 static GstMemory *
-new_memory (GstAllocator * allocator, GstMemoryFlags flags,
-    GstMemory * parent, daedalus::GpuBuffer * buffer, guint8 * data,
-    gsize maxsize, gsize align, gsize offset, gsize size)
+new_memory (GstAllocator *allocator, GstMemoryFlags flags, GstMemory *parent,
+    daedalus::GpuBuffer *buffer, guint8 *data, gsize maxsize, gsize align,
+    gsize offset, gsize size)
 {
   auto mem = new GstDaedalusVkMemory;
   gst_memory_init (GST_MEMORY_CAST (mem), flags, allocator, parent, maxsize,
@@ -57,8 +56,8 @@ new_memory (GstAllocator * allocator, GstMemoryFlags flags,
 /* Laid out as the system allocator does: prefix, data, padding, in a block
  * over-allocated by the alignment. */
 static GstMemory *
-gst_daedalus_vk_allocator_alloc (GstAllocator * allocator, gsize size,
-    GstAllocationParams * params)
+gst_daedalus_vk_allocator_alloc (GstAllocator *allocator, gsize size,
+    GstAllocationParams *params)
 {
   GstDaedalusVkAllocator *self = GST_DAEDALUS_VK_ALLOCATOR (allocator);
   const gsize align = params->align | gst_memory_alignment;
@@ -83,12 +82,12 @@ gst_daedalus_vk_allocator_alloc (GstAllocator * allocator, gsize size,
   if (padding && (params->flags & GST_MEMORY_FLAG_ZERO_PADDED))
     std::memset (data + params->prefix + size, 0, padding);
 
-  return new_memory (allocator, params->flags, nullptr, buffer.release (),
-      data, maxsize, align, params->prefix, size);
+  return new_memory (allocator, params->flags, nullptr, buffer.release (), data,
+      maxsize, align, params->prefix, size);
 }
 
 static void
-gst_daedalus_vk_allocator_free (GstAllocator *, GstMemory * memory)
+gst_daedalus_vk_allocator_free (GstAllocator *, GstMemory *memory)
 {
   auto mem = reinterpret_cast<GstDaedalusVkMemory *> (memory);
   delete mem->buffer;
@@ -96,7 +95,7 @@ gst_daedalus_vk_allocator_free (GstAllocator *, GstMemory * memory)
 }
 
 static gpointer
-gst_daedalus_vk_memory_map (GstMemory * memory, gsize, GstMapFlags)
+gst_daedalus_vk_memory_map (GstMemory *memory, gsize, GstMapFlags)
 {
   return reinterpret_cast<GstDaedalusVkMemory *> (memory)->data;
 }
@@ -110,7 +109,7 @@ gst_daedalus_vk_memory_unmap (GstMemory *)
  * (an in-place element given a buffer someone else holds) is still used in
  * place. */
 static GstMemory *
-gst_daedalus_vk_memory_copy (GstMemory * memory, gssize offset, gssize size)
+gst_daedalus_vk_memory_copy (GstMemory *memory, gssize offset, gssize size)
 {
   auto mem = reinterpret_cast<GstDaedalusVkMemory *> (memory);
   if (size == -1)
@@ -130,7 +129,7 @@ gst_daedalus_vk_memory_copy (GstMemory * memory, gssize offset, gssize size)
 }
 
 static GstMemory *
-gst_daedalus_vk_memory_share (GstMemory * memory, gssize offset, gssize size)
+gst_daedalus_vk_memory_share (GstMemory *memory, gssize offset, gssize size)
 {
   auto mem = reinterpret_cast<GstDaedalusVkMemory *> (memory);
   GstMemory *parent = memory->parent ? memory->parent : memory;
@@ -138,14 +137,15 @@ gst_daedalus_vk_memory_share (GstMemory * memory, gssize offset, gssize size)
     size = memory->size - offset;
 
   return new_memory (memory->allocator,
-      GstMemoryFlags (GST_MINI_OBJECT_FLAGS (parent) |
-          GST_MINI_OBJECT_FLAG_LOCK_READONLY), parent, nullptr, mem->data,
-      memory->maxsize, memory->align, memory->offset + offset, size);
+      GstMemoryFlags (
+          GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY),
+      parent, nullptr, mem->data, memory->maxsize, memory->align,
+      memory->offset + offset, size);
 }
 
 static gboolean
-gst_daedalus_vk_memory_is_span (GstMemory * memory1, GstMemory * memory2,
-    gsize * offset)
+gst_daedalus_vk_memory_is_span (GstMemory *memory1, GstMemory *memory2,
+    gsize *offset)
 {
   auto mem1 = reinterpret_cast<GstDaedalusVkMemory *> (memory1);
   auto mem2 = reinterpret_cast<GstDaedalusVkMemory *> (memory2);
@@ -156,7 +156,7 @@ gst_daedalus_vk_memory_is_span (GstMemory * memory1, GstMemory * memory2,
 }
 
 static void
-gst_daedalus_vk_allocator_finalize (GObject * object)
+gst_daedalus_vk_allocator_finalize (GObject *object)
 {
   delete GST_DAEDALUS_VK_ALLOCATOR (object)->backend;
 
@@ -164,7 +164,7 @@ gst_daedalus_vk_allocator_finalize (GObject * object)
 }
 
 static void
-gst_daedalus_vk_allocator_class_init (GstDaedalusVkAllocatorClass * klass)
+gst_daedalus_vk_allocator_class_init (GstDaedalusVkAllocatorClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
@@ -178,7 +178,7 @@ gst_daedalus_vk_allocator_class_init (GstDaedalusVkAllocatorClass * klass)
 }
 
 static void
-gst_daedalus_vk_allocator_init (GstDaedalusVkAllocator * self)
+gst_daedalus_vk_allocator_init (GstDaedalusVkAllocator *self)
 {
   GstAllocator *allocator = GST_ALLOCATOR (self);
 
@@ -193,10 +193,10 @@ gst_daedalus_vk_allocator_init (GstDaedalusVkAllocator * self)
 GstAllocator *
 gst_daedalus_vk_allocator_new (std::shared_ptr<daedalus::GpuBackend> backend)
 {
-  auto self = GST_DAEDALUS_VK_ALLOCATOR (g_object_new
-      (GST_TYPE_DAEDALUS_VK_ALLOCATOR, nullptr));
+  auto self = GST_DAEDALUS_VK_ALLOCATOR (
+      g_object_new (GST_TYPE_DAEDALUS_VK_ALLOCATOR, nullptr));
   gst_object_ref_sink (self);
-  self->backend = new std::shared_ptr<daedalus::GpuBackend>
-      (std::move (backend));
+  self->backend =
+      new std::shared_ptr<daedalus::GpuBackend> (std::move (backend));
   return GST_ALLOCATOR (self);
 }

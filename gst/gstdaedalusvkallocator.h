@@ -27,8 +27,8 @@ G_BEGIN_DECLS
 #define GST_DAEDALUS_VK_MEMORY_TYPE "DaedalusVulkanMemory"
 
 #define GST_TYPE_DAEDALUS_VK_ALLOCATOR (gst_daedalus_vk_allocator_get_type ())
-G_DECLARE_FINAL_TYPE (GstDaedalusVkAllocator, gst_daedalus_vk_allocator,
-    GST, DAEDALUS_VK_ALLOCATOR, GstAllocator)
+G_DECLARE_FINAL_TYPE (GstDaedalusVkAllocator, gst_daedalus_vk_allocator, GST,
+    DAEDALUS_VK_ALLOCATOR, GstAllocator)
 
 G_END_DECLS
 

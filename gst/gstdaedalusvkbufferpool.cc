@@ -32,8 +32,8 @@ G_DEFINE_TYPE (GstDaedalusVkBufferPool, gst_daedalus_vk_buffer_pool,
 /* Whoever configures the pool (upstream, for a proposed one) keeps its
  * allocation parameters, but not its choice of allocator. */
 static gboolean
-gst_daedalus_vk_buffer_pool_set_config (GstBufferPool * pool,
-    GstStructure * config)
+gst_daedalus_vk_buffer_pool_set_config (GstBufferPool *pool,
+    GstStructure *config)
 {
   GstDaedalusVkBufferPool *self = GST_DAEDALUS_VK_BUFFER_POOL (pool);
 
@@ -54,18 +54,17 @@ gst_daedalus_vk_buffer_pool_set_config (GstBufferPool * pool,
       gst_buffer_pool_config_add_option (config,
           GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
     }
-    for (guint & mask : align.stride_align)
+    for (guint &mask : align.stride_align)
       mask |= kStrideAlign;
     gst_buffer_pool_config_set_video_alignment (config, &align);
   }
 
-  return
-      GST_BUFFER_POOL_CLASS (gst_daedalus_vk_buffer_pool_parent_class)->
-      set_config (pool, config);
+  return GST_BUFFER_POOL_CLASS (gst_daedalus_vk_buffer_pool_parent_class)
+      ->set_config (pool, config);
 }
 
 static void
-gst_daedalus_vk_buffer_pool_dispose (GObject * object)
+gst_daedalus_vk_buffer_pool_dispose (GObject *object)
 {
   gst_clear_object (&GST_DAEDALUS_VK_BUFFER_POOL (object)->allocator);
 
@@ -73,7 +72,7 @@ gst_daedalus_vk_buffer_pool_dispose (GObject * object)
 }
 
 static void
-gst_daedalus_vk_buffer_pool_class_init (GstDaedalusVkBufferPoolClass * klass)
+gst_daedalus_vk_buffer_pool_class_init (GstDaedalusVkBufferPoolClass *klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstBufferPoolClass *pool_class = GST_BUFFER_POOL_CLASS (klass);
@@ -91,10 +90,10 @@ gst_daedalus_vk_buffer_pool_init (GstDaedalusVkBufferPool *)
 }
 
 static GstBufferPool *
-gst_daedalus_vk_buffer_pool_new (GstAllocator * allocator)
+gst_daedalus_vk_buffer_pool_new (GstAllocator *allocator)
 {
-  auto self = GST_DAEDALUS_VK_BUFFER_POOL (g_object_new
-      (GST_TYPE_DAEDALUS_VK_BUFFER_POOL, nullptr));
+  auto self = GST_DAEDALUS_VK_BUFFER_POOL (
+      g_object_new (GST_TYPE_DAEDALUS_VK_BUFFER_POOL, nullptr));
   gst_object_ref_sink (self);
   self->allocator = GST_ALLOCATOR (gst_object_ref (allocator));
   return GST_BUFFER_POOL (self);
@@ -102,7 +101,7 @@ gst_daedalus_vk_buffer_pool_new (GstAllocator * allocator)
 
 /* Sets @pool up for @caps; *size becomes the size of its buffers. */
 static gboolean
-configure (GstBufferPool * pool, GstCaps * caps, guint * size, guint min,
+configure (GstBufferPool *pool, GstCaps *caps, guint *size, guint min,
     guint max, gboolean video_meta)
 {
   GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -123,7 +122,7 @@ configure (GstBufferPool * pool, GstCaps * caps, guint * size, guint min,
 
 /* Makes @pool the query's first pool; the one it displaces goes last. */
 static void
-put_pool_first (GstQuery * query, GstBufferPool * pool, guint size, guint min,
+put_pool_first (GstQuery *query, GstBufferPool *pool, guint size, guint min,
     guint max)
 {
   if (gst_query_get_n_allocation_pools (query) == 0) {
@@ -143,7 +142,7 @@ put_pool_first (GstQuery * query, GstBufferPool * pool, guint size, guint min,
 /* The same for allocators, keeping the first one's parameters (alignment,
  * padding) for ours. */
 static void
-put_allocator_first (GstQuery * query, GstAllocator * allocator)
+put_allocator_first (GstQuery *query, GstAllocator *allocator)
 {
   GstAllocationParams params;
   gst_allocation_params_init (&params);
@@ -159,7 +158,7 @@ put_allocator_first (GstQuery * query, GstAllocator * allocator)
 }
 
 gboolean
-gst_daedalus_vk_propose_pool (GstQuery * query, GstAllocator * allocator)
+gst_daedalus_vk_propose_pool (GstQuery *query, GstAllocator *allocator)
 {
   GstCaps *caps;
   GstVideoInfo info;
@@ -180,7 +179,7 @@ gst_daedalus_vk_propose_pool (GstQuery * query, GstAllocator * allocator)
 }
 
 gboolean
-gst_daedalus_vk_decide_pool (GstQuery * query, GstAllocator * allocator)
+gst_daedalus_vk_decide_pool (GstQuery *query, GstAllocator *allocator)
 {
   GstCaps *caps;
   GstVideoInfo info;

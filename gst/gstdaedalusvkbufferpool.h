@@ -25,22 +25,22 @@ G_BEGIN_DECLS
  * shaders write whole 32-bit words of a row in place; without it they have
  * the default layout, whose strides are multiples of 4 for every format the
  * elements take. */
-#define GST_TYPE_DAEDALUS_VK_BUFFER_POOL (gst_daedalus_vk_buffer_pool_get_type ())
-G_DECLARE_FINAL_TYPE (GstDaedalusVkBufferPool, gst_daedalus_vk_buffer_pool,
-    GST, DAEDALUS_VK_BUFFER_POOL, GstVideoBufferPool)
+#define GST_TYPE_DAEDALUS_VK_BUFFER_POOL \
+  (gst_daedalus_vk_buffer_pool_get_type ())
+G_DECLARE_FINAL_TYPE (GstDaedalusVkBufferPool, gst_daedalus_vk_buffer_pool, GST,
+    DAEDALUS_VK_BUFFER_POOL, GstVideoBufferPool)
 
 /* Puts a pool of @allocator, and @allocator itself, first in @query, an
  * ALLOCATION query an element answers upstream, so that frames arrive in
  * memory its gpu backend uses in place. */
-gboolean gst_daedalus_vk_propose_pool (GstQuery * query,
-    GstAllocator * allocator);
+gboolean gst_daedalus_vk_propose_pool (GstQuery *query,
+    GstAllocator *allocator);
 
 /* Makes @query, an ALLOCATION query downstream has answered, name the pool
  * of the element's output: downstream's own when it is a
  * GstDaedalusVkBufferPool (another gpu element's), else a new pool of
  * @allocator (with GstVideoMeta when downstream takes it, and downstream's
  * buffer counts). */
-gboolean gst_daedalus_vk_decide_pool (GstQuery * query,
-    GstAllocator * allocator);
+gboolean gst_daedalus_vk_decide_pool (GstQuery *query, GstAllocator *allocator);
 
 G_END_DECLS

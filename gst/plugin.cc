@@ -22,7 +22,7 @@
 #include "gstdaedaluselements.h"
 
 static gboolean
-plugin_init (GstPlugin * plugin)
+plugin_init (GstPlugin *plugin)
 {
   gboolean ret = FALSE;
 

@@ -16,15 +16,20 @@ import re
 import sys
 
 PUBLIC = {
-    "frame.h": "common", "status.h": "common", "image.h": "common",
-    "metrics.h": "common", "machine.h": "common", "thread_pool.h": "common",
-    "dct8.h": "common", "deblock.h": "filters/deblock",
+    "frame.h": "common",
+    "status.h": "common",
+    "image.h": "common",
+    "metrics.h": "common",
+    "machine.h": "common",
+    "thread_pool.h": "common",
+    "dct8.h": "common",
+    "deblock.h": "filters/deblock",
     "cdef.h": "filters/cdef",
-    "mc.h": "filters/mc", "damage.h": "filters/damage",
+    "mc.h": "filters/mc",
+    "damage.h": "filters/damage",
     "auto_strength.h": "tuning",
 }  # every other daedalus/*.h belongs to the backends
-RANK = {"common": 0, "filters": 1, "vulkan": 1, "tuning": 2, "backends": 2,
-        "gst": 3}
+RANK = {"common": 0, "filters": 1, "vulkan": 1, "tuning": 2, "backends": 2, "gst": 3}
 SOURCES = (".c", ".cc", ".h")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
@@ -81,22 +86,25 @@ def problems(path, text):
     own = layer_of_path(path)
     found = []
     for quote, name in INCLUDE.findall(text):
-        if path.startswith("kernels/") and quote == "<" and (
-                name.startswith("gst/") or name.startswith("glib")):
-            found.append(f"{path}: includes <{name}>: the kernel library "
-                         "knows no GStreamer or GLib")
+        if (
+            path.startswith("kernels/")
+            and quote == "<"
+            and (name.startswith("gst/") or name.startswith("glib"))
+        ):
+            found.append(
+                f"{path}: includes <{name}>: the kernel library " "knows no GStreamer or GLib"
+            )
             continue
         if quote != '"':
             continue
-        if own == "gst" and not (name.startswith("daedalus/")
-                                 or name.startswith("gstdaedalus")):
-            found.append(f'{path}: includes "{name}": the elements use the '
-                         "library's public headers only")
+        if own == "gst" and not (name.startswith("daedalus/") or name.startswith("gstdaedalus")):
+            found.append(
+                f'{path}: includes "{name}": the elements use the ' "library's public headers only"
+            )
             continue
         other = layer_of_include(name)
         if not allowed(own, other):
-            found.append(f'{path} ({own}): includes "{name}" ({other}), '
-                         "a layer it may not see")
+            found.append(f'{path} ({own}): includes "{name}" ({other}), ' "a layer it may not see")
     return found
 
 
@@ -143,8 +151,7 @@ def self_test():
         ("kernels/tuning/auto_strength.cc", '#include "daedalus/deblock.h"'),
     ]
     failures = [f"missed: {p}: {t}" for p, t in bad if not problems(p, t)]
-    failures += [f"wrongly refused: {p}: {t}" for p, t in good
-                 if problems(p, t)]
+    failures += [f"wrongly refused: {p}: {t}" for p, t in good if problems(p, t)]
     return failures
 
 
@@ -152,8 +159,11 @@ def main():
     if sys.argv[1:] == ["--self-test"]:
         found = self_test()
     else:
-        root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-            os.path.dirname(os.path.abspath(__file__)), "..")
+        root = (
+            sys.argv[1]
+            if len(sys.argv) > 1
+            else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        )
         found = check_tree(root)
     for line in found:
         print(line)

@@ -12,20 +12,28 @@ namespace daedalus {
 
 std::string_view backend_name(BackendKind kind) {
   switch (kind) {
-    case BackendKind::Scalar: return "scalar";
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Gpu: return "gpu";
-    case BackendKind::Hybrid: return "hybrid";
+    case BackendKind::Scalar:
+      return "scalar";
+    case BackendKind::Cpu:
+      return "cpu";
+    case BackendKind::Gpu:
+      return "gpu";
+    case BackendKind::Hybrid:
+      return "hybrid";
   }
   return "?";
 }
 
 bool backend_built(BackendKind kind) {
   switch (kind) {
-    case BackendKind::Scalar: return true;
-    case BackendKind::Cpu: return DAEDALUS_HAVE_SIMD;
-    case BackendKind::Gpu: return DAEDALUS_HAVE_VULKAN;
-    case BackendKind::Hybrid: return DAEDALUS_HAVE_VULKAN && DAEDALUS_HAVE_SIMD;
+    case BackendKind::Scalar:
+      return true;
+    case BackendKind::Cpu:
+      return DAEDALUS_HAVE_SIMD;
+    case BackendKind::Gpu:
+      return DAEDALUS_HAVE_VULKAN;
+    case BackendKind::Hybrid:
+      return DAEDALUS_HAVE_VULKAN && DAEDALUS_HAVE_SIMD;
   }
   return false;
 }
@@ -38,13 +46,14 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
     case BackendKind::Cpu:
       if (!DAEDALUS_HAVE_SIMD) {
         if (why_not)
-          *why_not = "this build of daedalus has no cpu backend (Highway was "
-                     "not found at build time: meson option simd)";
+          *why_not =
+              "this build of daedalus has no cpu backend (Highway was "
+              "not found at build time: meson option simd)";
         return nullptr;
       }
-      return create_dsp_backend(
-          kind, options.threads > 0 ? options.threads
-                                    : ThreadPool::hardware_threads());
+      return create_dsp_backend(kind, options.threads > 0
+                                          ? options.threads
+                                          : ThreadPool::hardware_threads());
     case BackendKind::Gpu: {
 #if DAEDALUS_HAVE_VULKAN
       std::unique_ptr<GpuBackend> gpu;
@@ -54,9 +63,10 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
       return gpu;
 #else
       if (why_not)
-        *why_not = "this build of daedalus has no gpu backend (Vulkan or "
-                   "glslangValidator was not found at build time: meson "
-                   "option vulkan)";
+        *why_not =
+            "this build of daedalus has no gpu backend (Vulkan or "
+            "glslangValidator was not found at build time: meson "
+            "option vulkan)";
       return nullptr;
 #endif
     }
@@ -69,9 +79,10 @@ std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
       return hybrid;
 #else
       if (why_not)
-        *why_not = "this build of daedalus has no hybrid backend (it needs "
-                   "the gpu backend: Vulkan or glslangValidator was not "
-                   "found at build time: meson option vulkan)";
+        *why_not =
+            "this build of daedalus has no hybrid backend (it needs "
+            "the gpu backend: Vulkan or glslangValidator was not "
+            "found at build time: meson option vulkan)";
       return nullptr;
 #endif
     }

@@ -19,20 +19,28 @@ constexpr bool kTenBit[4][5] = {
 
 std::string_view kernel_name(Kernel kernel) {
   switch (kernel) {
-    case Kernel::DeblockH264: return "deblock mode=h264";
-    case Kernel::DeblockVp9: return "deblock mode=vp9";
-    case Kernel::DeblockDct: return "deblock mode=dct";
-    case Kernel::Cdef: return "CDEF";
-    case Kernel::Mc: return "MC";
+    case Kernel::DeblockH264:
+      return "deblock mode=h264";
+    case Kernel::DeblockVp9:
+      return "deblock mode=vp9";
+    case Kernel::DeblockDct:
+      return "deblock mode=dct";
+    case Kernel::Cdef:
+      return "CDEF";
+    case Kernel::Mc:
+      return "MC";
   }
   return "?";
 }
 
 Kernel deblock_kernel(DeblockMode mode) {
   switch (mode) {
-    case DeblockMode::Vp9: return Kernel::DeblockVp9;
-    case DeblockMode::Dct: return Kernel::DeblockDct;
-    case DeblockMode::H264: break;
+    case DeblockMode::Vp9:
+      return Kernel::DeblockVp9;
+    case DeblockMode::Dct:
+      return Kernel::DeblockDct;
+    case DeblockMode::H264:
+      break;
   }
   return Kernel::DeblockH264;
 }
@@ -55,8 +63,7 @@ Status require_computed(BackendKind kind, Kernel kernel,
   return Status::error("the " + std::string(backend_name(kind)) +
                        " backend does not compute " +
                        std::string(kernel_name(kernel)) + " on " +
-                       std::to_string(frame.bit_depth()) +
-                       "-bit video yet");
+                       std::to_string(frame.bit_depth()) + "-bit video yet");
 }
 
 }  // namespace daedalus

@@ -84,8 +84,7 @@ class TrialRunner {
     const auto more = [&] {
       const int n = int(samples.size());
       const double now = now_();
-      return n == 0 ||
-             (n < kMaxTimedCalls && now - t0 < slice) ||
+      return n == 0 || (n < kMaxTimedCalls && now - t0 < slice) ||
              (n < kMinTimedCalls && now - start_ < spec_.budget_ms);
     };
     while (s && more()) {
@@ -222,13 +221,11 @@ Load Placements::others(uint64_t id) const {
   return sum;
 }
 
-Placement::Placement(Placements& record)
-    : record_(record), id_(record.add()) {}
+Placement::Placement(Placements& record) : record_(record), id_(record.add()) {}
 
 Placement::~Placement() {
   std::lock_guard<std::mutex> lock(record_.mutex_);
-  std::erase_if(record_.placed_,
-                [&](const auto& p) { return p.first == id_; });
+  std::erase_if(record_.placed_, [&](const auto& p) { return p.first == id_; });
 }
 
 }  // namespace daedalus

@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "backends/cpu/backend_dsp.h"
+#include "backends/gpu/gpu_bands.h"
 #include "daedalus/backend_capability.h"
 #include "daedalus/thread_pool.h"
 #include "daedalus_config.h"
-#include "backends/gpu/gpu_bands.h"
 #include "vulkan/vk_status.h"
 
 namespace daedalus {
@@ -27,9 +27,7 @@ double clamp_share(double share) {
 }
 
 // The GPU's leading part of luma's `size` rows (or block rows).
-int leading(double share, int size) {
-  return int(std::lround(share * size));
-}
+int leading(double share, int size) { return int(std::lround(share * size)); }
 
 // Deblock's pass 2: the GPU's leading luma columns, a multiple of 8 unless
 // the whole row, so that every plane's band ends on a 32-bit word (chroma:
@@ -51,10 +49,12 @@ void per_plane(const ConstFrame& f, int luma, bool columns, int out[3]) {
       continue;
     }
     const int size = columns ? f.planes[p].width : f.planes[p].height;
-    const int shift =
-        p == 0 ? 0 : columns ? f.chroma_shift_x : f.chroma_shift_y;
-    out[p] = luma >= luma_size ? size
-                               : std::min(size, (luma + (1 << shift) - 1) >> shift);
+    const int shift = p == 0    ? 0
+                      : columns ? f.chroma_shift_x
+                                : f.chroma_shift_y;
+    out[p] = luma >= luma_size
+                 ? size
+                 : std::min(size, (luma + (1 << shift) - 1) >> shift);
   }
 }
 
@@ -62,7 +62,8 @@ void per_plane(const ConstFrame& f, int luma, bool columns, int out[3]) {
 void add(GpuFrameStats& sum, const GpuFrameStats& band) {
   sum.upload_ms += band.upload_ms;
   sum.submit_ms += band.submit_ms;
-  sum.gpu_ms = sum.gpu_ms < 0 || band.gpu_ms < 0 ? -1 : sum.gpu_ms + band.gpu_ms;
+  sum.gpu_ms =
+      sum.gpu_ms < 0 || band.gpu_ms < 0 ? -1 : sum.gpu_ms + band.gpu_ms;
   sum.readback_ms += band.readback_ms;
   sum.zero_copy_groups += band.zero_copy_groups;
   sum.staged_groups += band.staged_groups;
@@ -83,8 +84,7 @@ class Hybrid final : public HybridBackend {
   Status deblock(const Frame& whole, const DeblockParams& params) override {
     if (!deblock_params_valid(params))
       return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(
-        require_computed(kind(), deblock_kernel(params.mode), whole));
+    DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), whole));
     begin_frame();
     const Frame frame = deblock_grid_view(whole, params);
     // mode=dct is one phase by rows: the GPU's leading rows and the CPU's
@@ -110,12 +110,11 @@ class Hybrid final : public HybridBackend {
     int rows[3], columns[3];
     per_plane(frame, leading(stats_.share, frame.planes[0].height), false,
               rows);
-    per_plane(frame, leading_columns(stats_.share, frame.planes[0].width),
-              true, columns);
+    per_plane(frame, leading_columns(stats_.share, frame.planes[0].width), true,
+              columns);
     for (DeblockPass pass :
          {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges}) {
-      const int* first =
-          pass == DeblockPass::VerticalEdges ? rows : columns;
+      const int* first = pass == DeblockPass::VerticalEdges ? rows : columns;
       // Any plane's band, not luma's alone: a grid origin can empty luma's
       // view and leave chroma's, whose rows are then all the GPU's.
       DAEDALUS_TRY(phase(
@@ -218,7 +217,8 @@ Status create_hybrid_backend(const BackendOptions& options,
         "build time: meson option simd)");
   std::unique_ptr<GpuBackend> gpu;
   const Status s = create_gpu_backend(GpuOptions::from_env(), &gpu);
-  if (!s) return Status::error("the gpu backend is unavailable: " + s.message());
+  if (!s)
+    return Status::error("the gpu backend is unavailable: " + s.message());
   auto* bands = dynamic_cast<GpuBandBackend*>(gpu.get());
   if (!bands)
     return Status::error("internal: the gpu backend cannot filter bands");

@@ -17,22 +17,35 @@ struct Layout {
 
 Layout layout_of(PixelFormat format) {
   switch (format) {
-    case PixelFormat::I420: return {"I420", 3, 1, 1, false, false};
-    case PixelFormat::YV12: return {"YV12", 3, 1, 1, false, true};
-    case PixelFormat::Y42B: return {"Y42B", 3, 1, 0, false, false};
-    case PixelFormat::Y444: return {"Y444", 3, 0, 0, false, false};
-    case PixelFormat::NV12: return {"NV12", 3, 1, 1, true, false};
-    case PixelFormat::NV21: return {"NV21", 3, 1, 1, true, true};
-    case PixelFormat::GRAY8: return {"GRAY8", 1, 0, 0, false, false};
-    case PixelFormat::I420_10LE: return {"I420_10LE", 3, 1, 1, false, false, 10};
-    case PixelFormat::I422_10LE: return {"I422_10LE", 3, 1, 0, false, false, 10};
-    case PixelFormat::Y444_10LE: return {"Y444_10LE", 3, 0, 0, false, false, 10};
-    case PixelFormat::P010_10LE: return {"P010_10LE", 3, 1, 1, true, false, 10, 6};
+    case PixelFormat::I420:
+      return {"I420", 3, 1, 1, false, false};
+    case PixelFormat::YV12:
+      return {"YV12", 3, 1, 1, false, true};
+    case PixelFormat::Y42B:
+      return {"Y42B", 3, 1, 0, false, false};
+    case PixelFormat::Y444:
+      return {"Y444", 3, 0, 0, false, false};
+    case PixelFormat::NV12:
+      return {"NV12", 3, 1, 1, true, false};
+    case PixelFormat::NV21:
+      return {"NV21", 3, 1, 1, true, true};
+    case PixelFormat::GRAY8:
+      return {"GRAY8", 1, 0, 0, false, false};
+    case PixelFormat::I420_10LE:
+      return {"I420_10LE", 3, 1, 1, false, false, 10};
+    case PixelFormat::I422_10LE:
+      return {"I422_10LE", 3, 1, 0, false, false, 10};
+    case PixelFormat::Y444_10LE:
+      return {"Y444_10LE", 3, 0, 0, false, false, 10};
+    case PixelFormat::P010_10LE:
+      return {"P010_10LE", 3, 1, 1, true, false, 10, 6};
   }
   return {"?", 1, 0, 0, false, false};
 }
 
-int subsampled(int size, int shift) { return (size + (1 << shift) - 1) >> shift; }
+int subsampled(int size, int shift) {
+  return (size + (1 << shift) - 1) >> shift;
+}
 
 }  // namespace
 
@@ -59,8 +72,8 @@ Image::Image(PixelFormat format, int width, int height, int row_padding)
   frame_.num_planes = l.num_planes;
   frame_.chroma_shift_x = l.shift_x;
   frame_.chroma_shift_y = l.shift_y;
-  frame_.planes[0] = {base, luma_stride, width, height, size, l.bit_depth,
-                      l.lsb};
+  frame_.planes[0] = {base, luma_stride, width, height,
+                      size, l.bit_depth, l.lsb};
   if (l.num_planes == 1) return;
 
   uint8_t* chroma = base + luma_bytes;
@@ -85,7 +98,8 @@ Image::Image(const Image& other)
       bytes_(other.bytes_),
       frame_(other.frame_) {
   for (Plane& plane : frame_.planes)
-    if (plane.data) plane.data = bytes_.data() + (plane.data - other.bytes_.data());
+    if (plane.data)
+      plane.data = bytes_.data() + (plane.data - other.bytes_.data());
 }
 
 Image& Image::operator=(const Image& other) {

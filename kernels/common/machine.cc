@@ -30,11 +30,13 @@ std::string cpuinfo_field(const std::string& key) {
 
 // The hex string of a GNU build-id note in the PT_NOTE segment `ph` of a
 // loaded object based at `base`, or "".
-std::string build_id_note(ElfW(Addr) base, const ElfW(Phdr)& ph) {
+std::string build_id_note(ElfW(Addr) base, const ElfW(Phdr) & ph) {
   // A note's name and descriptor each start at the segment's alignment
   // from the note's start (4, or 8 for .note.gnu.property's segment).
   const size_t align = ph.p_align == 8 ? 8 : 4;
-  const auto aligned = [align](size_t n) { return (n + align - 1) & ~(align - 1); };
+  const auto aligned = [align](size_t n) {
+    return (n + align - 1) & ~(align - 1);
+  };
   const char* p = reinterpret_cast<const char*>(base + ph.p_vaddr);
   const char* end = p + ph.p_memsz;
   while (end - p >= ptrdiff_t(sizeof(ElfW(Nhdr)))) {
@@ -94,7 +96,8 @@ std::string cpu_model() {
   std::getline(board, model, '\0');
   const std::string part = cpuinfo_field("CPU part");
   if (!part.empty())
-    model += (model.empty() ? "" : " ") + std::string("(CPU part ") + part + ")";
+    model +=
+        (model.empty() ? "" : " ") + std::string("(CPU part ") + part + ")";
   return model.empty() ? "unknown" : model;
 }
 

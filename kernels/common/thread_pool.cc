@@ -34,7 +34,8 @@ bool spin_until(Ready ready) {
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
-  for (int i = 1; i < threads; i++) workers_.emplace_back([this] { worker_loop(); });
+  for (int i = 1; i < threads; i++)
+    workers_.emplace_back([this] { worker_loop(); });
 }
 
 ThreadPool::~ThreadPool() {

@@ -7,7 +7,7 @@ namespace {
 // docs/estimator.md chose. A refit of the corpus changes this table and
 // kDamageLevelStart together.
 struct Rung {
-  int deblock_qp;  // 0: off
+  int deblock_qp;                        // 0: off
   int cdef_pri, cdef_sec, cdef_damping;  // pri 0 and sec 0: off
 };
 constexpr Rung kRungs[kDamageLevels] = {
@@ -24,9 +24,9 @@ struct DctRung {
   int cdef_pri, cdef_sec, cdef_damping;  // pri 0 and sec 0: off
 };
 constexpr DctRung kDctLadder[kDctRungs - 1] = {
-    {22, 8, 0, 0, 5}, {26, 8, 0, 0, 5},  {30, 8, 0, 0, 5},  {30, 8, 2, 0, 5},
-    {34, 8, 0, 0, 5}, {38, 8, 0, 0, 5},  {38, 8, 2, 0, 5},  {38, 8, 15, 0, 6},
-    {42, 8, 0, 0, 5}, {42, 8, 2, 0, 5},  {42, 8, 15, 0, 6}, {46, 8, 0, 0, 5},
+    {22, 8, 0, 0, 5},  {26, 8, 0, 0, 5},  {30, 8, 0, 0, 5},  {30, 8, 2, 0, 5},
+    {34, 8, 0, 0, 5},  {38, 8, 0, 0, 5},  {38, 8, 2, 0, 5},  {38, 8, 15, 0, 6},
+    {42, 8, 0, 0, 5},  {42, 8, 2, 0, 5},  {42, 8, 15, 0, 6}, {46, 8, 0, 0, 5},
     {46, 8, 15, 0, 6}, {46, 8, 15, 2, 6}, {50, 8, 0, 0, 5},  {50, 8, 15, 0, 6},
     {50, 8, 15, 2, 6},
 };

@@ -98,8 +98,9 @@ Status Batch::begin() {
         "the GPU did not finish an earlier frame; this gpu "
         "backend cannot be used any more");
   if (in_flight_)
-    return Status::error("internal: a batch begun before the last one was "
-                         "waited for");
+    return Status::error(
+        "internal: a batch begun before the last one was "
+        "waited for");
   const VkDevice device = context_->device();
   DAEDALUS_VK_TRY(vkResetDescriptorPool(device, descriptors_.get(), 0));
   DAEDALUS_VK_TRY(vkResetCommandBuffer(commands_, 0));

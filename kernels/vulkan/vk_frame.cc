@@ -99,8 +99,8 @@ void FrameStager::place(Slot& slot) {
   const bool contiguous = slot.count == 2 || first.step == g.bytes();
   const int64_t tail = slot.write ? round_up(row_bytes, 4) : row_bytes;
   if (in_place_ && contiguous && g.width > 0 && g.height > 0 &&
-      first.stride > 0 &&
-      first.stride <= INT32_MAX && (g.height == 1 || first.stride >= tail)) {
+      first.stride > 0 && first.stride <= INT32_MAX &&
+      (g.height == 1 || first.stride >= tail)) {
     const uint8_t* base =
         lower_address(first.data, slot.planes[slot.count - 1].data);
     const int64_t extent = int64_t(g.height - 1) * first.stride + tail;
@@ -108,10 +108,10 @@ void FrameStager::place(Slot& slot) {
     const int64_t offset = b ? distance(b->data(), base) : 0;
     // Shaders read whole words: an input's last word must lie in the
     // buffer too (a plane that starts mid-word may end one byte short).
-    const bool ok = b && round_up(offset + extent, 4) <= int64_t(b->size()) &&
-                    (!slot.write ||
-                     (offset % 4 == 0 && first.stride % 4 == 0 &&
-                      !overlaps_output(slot, b, offset, offset + extent)));
+    const bool ok =
+        b && round_up(offset + extent, 4) <= int64_t(b->size()) &&
+        (!slot.write || (offset % 4 == 0 && first.stride % 4 == 0 &&
+                         !overlaps_output(slot, b, offset, offset + extent)));
     if (ok) {
       slot.zero_copy = b;
       g.buffer = b->get();
@@ -138,8 +138,9 @@ bool FrameStager::overlaps_output(const Slot& slot, const Buffer* buffer,
   for (const Slot& other : slots_) {
     if (&other == &slot || !other.write || other.zero_copy != buffer) continue;
     const GpuPlane& g = other.gpu;
-    const int64_t other_end = g.offset + int64_t(g.height - 1) * g.stride +
-                              round_up(int64_t(g.width) * g.step * g.bytes(), 4);
+    const int64_t other_end =
+        g.offset + int64_t(g.height - 1) * g.stride +
+        round_up(int64_t(g.width) * g.step * g.bytes(), 4);
     if (begin < other_end && g.offset < end) return true;
   }
   return false;
@@ -172,8 +173,8 @@ Status FrameStager::upload() {
     const Window& w = slot.window;
     g.buffer = staging->get();
     // Row y of the group at offset + y * stride, for the window's rows.
-    g.offset = int32_t(int64_t(slot.staged_offset) -
-                       int64_t(w.row_begin) * g.stride);
+    g.offset =
+        int32_t(int64_t(slot.staged_offset) - int64_t(w.row_begin) * g.stride);
     if (!slot.read) continue;
     uint8_t* dst = staging->data() + slot.staged_offset;
     const ConstPlane& p = slot.planes[0];

@@ -27,7 +27,7 @@ struct GpuPlane {
   int32_t stride = 0;  // bytes between rows
   int32_t width = 0;   // samples per channel
   int32_t height = 0;
-  int32_t step = 1;  // interleaved channels: 1, or 2 for a chroma pair
+  int32_t step = 1;       // interleaved channels: 1, or 2 for a chroma pair
   int32_t bit_depth = 8;  // 8: bytes; 10: 16-bit words (frame.h)
   int32_t lsb = 0;        // the value's lowest bit in its word (P010: 6)
 
@@ -92,7 +92,7 @@ class FrameStager {
     ConstPlane planes[2];
     Plane writable[2];  // the same planes, when `write`
     int count = 1;
-    Window window;  // clamped to the group
+    Window window;                      // clamped to the group
     const Buffer* zero_copy = nullptr;  // else staged
     VkDeviceSize staged_offset = 0;
     GpuPlane gpu;

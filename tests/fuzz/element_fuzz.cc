@@ -18,9 +18,8 @@ constexpr const char* kElements[] = {"daedalusdeblock", "daedaluscdef",
 // RGBA is refused; the 10-bit ones are taken (or refused, with settings no
 // backend computes at 10 bits).
 constexpr const char* kFormats[] = {
-    "I420",      "YV12",      "Y42B",      "Y444",     "NV12",
-    "NV21",      "GRAY8",     "RGBA",      "I420_10LE", "I422_10LE",
-    "Y444_10LE", "P010_10LE"};
+    "I420",  "YV12", "Y42B",      "Y444",      "NV12",      "NV21",
+    "GRAY8", "RGBA", "I420_10LE", "I422_10LE", "Y444_10LE", "P010_10LE"};
 constexpr const char* kModes[] = {"progressive", "interleaved", "mixed",
                                   "alternate",   "fields",      "bogus"};
 // Sizes the caps may claim: small ones are filtered, the others must be

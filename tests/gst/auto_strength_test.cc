@@ -171,12 +171,14 @@ GST_START_TEST(test_clean_input_passes_through) {
       GstBuffer* out = push_and_pull(h, in);
       // Passed through: the input's memory (deblock may wrap it in a new
       // buffer to carry its estimate).
-      fail_unless(gst_buffer_peek_memory(out, 0) == gst_buffer_peek_memory(in, 0),
-                  "%s: frame %d was copied or filtered", factory, i);
+      fail_unless(
+          gst_buffer_peek_memory(out, 0) == gst_buffer_peek_memory(in, 0),
+          "%s: frame %d was copied or filtered", factory, i);
       gst_buffer_unref(out);
       gst_buffer_unref(in);
     }
-    fail_unless(gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(h->element)));
+    fail_unless(
+        gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(h->element)));
     fail_unless_equals_int(
         int_property(h->element, std::string(factory) == "daedalusdeblock"
                                      ? "qp"
@@ -414,11 +416,10 @@ GST_START_TEST(test_estimate_is_posted) {
   GstStructure* last = posted.back();
   gint level, grid_x, grid_y, spacing;
   gboolean upstream;
-  fail_unless(gst_structure_get(last, "level", G_TYPE_INT, &level, "grid-x",
-                                G_TYPE_INT, &grid_x, "grid-y", G_TYPE_INT,
-                                &grid_y, "spacing", G_TYPE_INT, &spacing,
-                                "from-upstream", G_TYPE_BOOLEAN, &upstream,
-                                nullptr));
+  fail_unless(gst_structure_get(
+      last, "level", G_TYPE_INT, &level, "grid-x", G_TYPE_INT, &grid_x,
+      "grid-y", G_TYPE_INT, &grid_y, "spacing", G_TYPE_INT, &spacing,
+      "from-upstream", G_TYPE_BOOLEAN, &upstream, nullptr));
   fail_unless_equals_int(level, e.level);
   fail_unless(level > 0);
   fail_unless_equals_int(grid_x, 3);
@@ -442,7 +443,8 @@ GST_START_TEST(test_flush_caps_and_discont_reset) {
     for (int i = 0; i < 8; i++)
       gst_buffer_unref(push_and_pull(h, blocky_buffer(info, 24)));
     fail_unless(int_property(h->element, "qp") >= 38);
-    fail_unless_equals_int(frames_of_last_message(bus), 1);  // the level rose at once
+    fail_unless_equals_int(frames_of_last_message(bus),
+                           1);  // the level rose at once
     if (how == 0) {
       fail_unless(gst_harness_push_event(h, gst_event_new_flush_start()));
       fail_unless(gst_harness_push_event(h, gst_event_new_flush_stop(TRUE)));
@@ -496,12 +498,12 @@ GstBuffer* to_ten_bit(GstBuffer* in8, const GstVideoInfo& info8,
 // does, mode=dct as at 8 bits.
 GST_START_TEST(test_tenbit_coded_input_without_dct) {
   const GstVideoInfo info8 = video_info("I420", 256, 144);
-  const GstVideoInfo info = video_info(__i__ ? "P010_10LE" : "I420_10LE",
-                                       256, 144);
+  const GstVideoInfo info =
+      video_info(__i__ ? "P010_10LE" : "I420_10LE", 256, 144);
   const bool dct = backend_computes(BackendKind::Cpu, Kernel::DeblockDct, 10);
   GstBus* bus;
-  GstHarness* h = harness_with_bus(
-      "daedalusdeblock name=d ! daedaluscdef name=c", &bus);
+  GstHarness* h =
+      harness_with_bus("daedalusdeblock name=d ! daedaluscdef name=c", &bus);
   GstElement* deblock = gst_bin_get_by_name(GST_BIN(h->element), "d");
   GstElement* cdef = gst_bin_get_by_name(GST_BIN(h->element), "c");
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
@@ -536,8 +538,7 @@ GST_START_TEST(test_tenbit_coded_input_without_dct) {
     fail_unless_equals_int(mode, int(dp.mode));
     fail_unless(dct || dp.mode == DeblockMode::H264);
     fail_unless_equals_int(int_property(deblock, "qp"), dp.qp);
-    fail_unless_equals_int(int_property(cdef, "pri-strength"),
-                           cp.pri_strength);
+    fail_unless_equals_int(int_property(cdef, "pri-strength"), cp.pri_strength);
     fail_unless_equals_int(int_property(cdef, "damping"), cp.damping);
     gst_buffer_unref(out);
     gst_buffer_unref(expected);
@@ -565,12 +566,12 @@ void check_chain(int step, int level, int texture = 0) {
   for (int i = 0; i < 5; i++) {
     GstBuffer* in = blocky_buffer(info, step, 0, 0, texture);
     const DamageEstimate e = lib.add(in, info);
-    fail_unless(level < 0 || e.level == level, "level %d (measure %d)",
-                e.level, e.luma.measure);
+    fail_unless(level < 0 || e.level == level, "level %d (measure %d)", e.level,
+                e.luma.measure);
     GstBuffer* deblocked =
         expected_output(in, info, deblock_with(auto_deblock_params(e)), true);
-    GstBuffer* expected = expected_output(
-        deblocked, info, cdef_with(auto_cdef_params(e)), false);
+    GstBuffer* expected =
+        expected_output(deblocked, info, cdef_with(auto_cdef_params(e)), false);
     GstBuffer* out = push_and_pull(h, in);
     fail_unless_equals_std_string(first_difference(expected, out, info), "");
     gst_buffer_unref(out);

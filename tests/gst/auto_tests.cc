@@ -110,9 +110,9 @@ std::string params(const char* extra = "") {
 
 GKeyFile* load_cache(const std::string& path) {
   GKeyFile* file = g_key_file_new();
-  fail_unless(g_key_file_load_from_file(file, path.c_str(), G_KEY_FILE_NONE,
-                                        nullptr),
-              "%s does not parse", path.c_str());
+  fail_unless(
+      g_key_file_load_from_file(file, path.c_str(), G_KEY_FILE_NONE, nullptr),
+      "%s does not parse", path.c_str());
   return file;
 }
 
@@ -214,7 +214,8 @@ GST_START_TEST(test_auto_trial_then_cache) {
                           "cpu-ms", "gpu-ms", "measured"})
     fail_unless(g_key_file_has_key(file, group.c_str(), key, nullptr),
                 "no %s in [%s]", key, group.c_str());
-  gchar* backend = g_key_file_get_string(file, group.c_str(), "backend", nullptr);
+  gchar* backend =
+      g_key_file_get_string(file, group.c_str(), "backend", nullptr);
   g_key_file_unref(file);
 
   h = run_one_frame(params(), 64, 48);
@@ -269,8 +270,8 @@ GST_START_TEST(test_auto_cache_misses) {
   fail_unless_equals_std_string(decided_by(h->element), "trial");
   gst_harness_teardown(h);
   file = load_cache(path);
-  fail_unless_equals_int(g_key_file_get_integer(file, "daedalus", "format",
-                                                nullptr), 1);
+  fail_unless_equals_int(
+      g_key_file_get_integer(file, "daedalus", "format", nullptr), 1);
   entry(file);
   g_key_file_unref(file);
   remove_cache(path);

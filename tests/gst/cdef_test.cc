@@ -15,15 +15,17 @@ Reference cdef_with(CdefParams params) {
 const ElementSpec kSpec = {
     .factory = "daedaluscdef",
     .in_place = false,
-    .params = "pri-strength=9 sec-strength=3 uv-pri-strength=5 "
-              "uv-sec-strength=2 damping=5",
+    .params =
+        "pri-strength=9 sec-strength=3 uv-pri-strength=5 "
+        "uv-sec-strength=2 damping=5",
     .reference = cdef_with({.pri_strength = 9,
                             .sec_strength = 3,
                             .uv_pri_strength = 5,
                             .uv_sec_strength = 2,
                             .damping = 5}),
-    .noop_params = "pri-strength=0 sec-strength=0 uv-pri-strength=0 "
-                   "uv-sec-strength=0",
+    .noop_params =
+        "pri-strength=0 sec-strength=0 uv-pri-strength=0 "
+        "uv-sec-strength=0",
     .numeric = {{"pri-strength", 0, 15, 4, true},
                 {"sec-strength", 0, 4, 0, true},
                 {"uv-pri-strength", 0, 15, 4, true},
@@ -88,11 +90,11 @@ GST_END_TEST
 GST_START_TEST(test_strengths_per_plane) {
   const char* format = kFormats[__i__ / 2];
   const bool luma = __i__ % 2 == 0;
-  GstHarness* h = new_harness(
-      "daedaluscdef", luma ? "pri-strength=15 sec-strength=4 "
-                             "uv-pri-strength=0 uv-sec-strength=0"
-                           : "pri-strength=0 sec-strength=0 "
-                             "uv-pri-strength=15 uv-sec-strength=4");
+  GstHarness* h = new_harness("daedaluscdef",
+                              luma ? "pri-strength=15 sec-strength=4 "
+                                     "uv-pri-strength=0 uv-sec-strength=0"
+                                   : "pri-strength=0 sec-strength=0 "
+                                     "uv-pri-strength=15 uv-sec-strength=4");
   GstVideoInfo info = video_info(format, 40, 24);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   std::mt19937 gen = rng(__i__);

@@ -10,8 +10,9 @@ namespace {
 const ElementSpec kSpec = {
     .factory = "daedalusdeblock",
     .in_place = true,
-    .params = "qp=40 alpha-offset=3 beta-offset=-2 chroma-qp-offset=5 bs=3 "
-              "block-size=4",
+    .params =
+        "qp=40 alpha-offset=3 beta-offset=-2 chroma-qp-offset=5 bs=3 "
+        "block-size=4",
     .reference = deblock_with({.qp = 40,
                                .alpha_offset = 3,
                                .beta_offset = -2,
@@ -28,7 +29,9 @@ const ElementSpec kSpec = {
                 {"grid-x", 0, 15, 0, true},
                 {"grid-y", 0, 15, 0, true}},
     .enums = {{"block-size", {"4", "8", "16"}, "8", {0, 5, 12, 32}}},
-    .controlled = {"qp", "alpha-offset=2 bs=4", {0, 30, 45},
+    .controlled = {"qp",
+                   "alpha-offset=2 bs=4",
+                   {0, 30, 45},
                    [](double qp) {
                      return deblock_with(
                          {.qp = int(qp), .alpha_offset = 2, .bs = 4});
@@ -83,10 +86,14 @@ const NoopCase kNoopCases[] = {
     // indexB = 20 - 12 = 8 in luma and chroma (QPc(20) = 20).
     {"qp=20 beta-offset=-12", {.qp = 20, .beta_offset = -12}, "NV12", true},
     // Luma indexA 10; chroma qp QPc(22) = 22, so chroma is filtered...
-    {"qp=10 chroma-qp-offset=12", {.qp = 10, .chroma_qp_offset = 12}, "I420",
+    {"qp=10 chroma-qp-offset=12",
+     {.qp = 10, .chroma_qp_offset = 12},
+     "I420",
      false},
     // ...unless there is no chroma.
-    {"qp=10 chroma-qp-offset=12", {.qp = 10, .chroma_qp_offset = 12}, "GRAY8",
+    {"qp=10 chroma-qp-offset=12",
+     {.qp = 10, .chroma_qp_offset = 12},
+     "GRAY8",
      true},
     // 4:4:4 chroma, luma filter: chroma qp QPc(24) = 24 is filtered.
     {"qp=14 chroma-qp-offset=10 bs=4",
@@ -116,7 +123,10 @@ const NoopCase kNoopCases[] = {
     // mode=dct is off where every plane's qp is at most 15, whatever the
     // h264 offsets and filter-level...
     {"mode=dct qp=15 alpha-offset=12 beta-offset=12 bs=4",
-     {.qp = 15, .alpha_offset = 12, .beta_offset = 12, .bs = 4,
+     {.qp = 15,
+      .alpha_offset = 12,
+      .beta_offset = 12,
+      .bs = 4,
       .mode = DeblockMode::Dct},
      "I420",
      true},
@@ -149,8 +159,7 @@ GST_START_TEST(test_noop_decisions) {
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
   std::mt19937 gen = rng(__i__);
   GstBuffer* in = random_buffer(info, gen);
-  GstBuffer* expected =
-      expected_output(in, info, deblock_with(c.params), true);
+  GstBuffer* expected = expected_output(in, info, deblock_with(c.params), true);
   gst_buffer_ref(in);
   GstBuffer* out = push_and_pull(h, in);
 

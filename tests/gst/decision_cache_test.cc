@@ -65,8 +65,7 @@ TEST_F(DecisionCache, NearTieSurvivesTheRoundTrip) {
   ASSERT_EQ(stored.figures[trial_pick].kind, BackendKind::Hybrid);
 
   std::string error;
-  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error))
-      << error;
+  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error)) << error;
   GstDaedalusDecision loaded;
   ASSERT_TRUE(gst_daedalus_decision_cache_lookup(key_, &loaded));
 

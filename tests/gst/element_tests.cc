@@ -117,8 +117,8 @@ GST_START_TEST(test_renegotiation) {
     const char* format;
     int width, height;
   } const steps[] = {
-      {"I420", 17, 9}, {"NV12", 33, 65}, {"GRAY8", 7, 5}, {"Y444", 33, 65},
-      {"I420", 17, 9},
+      {"I420", 17, 9},  {"NV12", 33, 65}, {"GRAY8", 7, 5},
+      {"Y444", 33, 65}, {"I420", 17, 9},
   };
   GstHarness* h = new_harness(spec->factory, spec->params);
   uint32_t salt = 0;
@@ -128,7 +128,8 @@ GST_START_TEST(test_renegotiation) {
     check_frame(h, info, salt++);
     check_frame(h, info, salt++);
   }
-  fail_unless_equals_int(gst_harness_buffers_received(h), 2 * G_N_ELEMENTS(steps));
+  fail_unless_equals_int(gst_harness_buffers_received(h),
+                         2 * G_N_ELEMENTS(steps));
   gst_harness_teardown(h);
 }
 GST_END_TEST
@@ -173,7 +174,8 @@ GST_START_TEST(test_timestamps) {
     fail_unless(out != nullptr, "buffer %d missing", i);
     fail_unless_equals_clocktime(GST_BUFFER_PTS(out), pts(i));
     fail_unless_equals_clocktime(
-        GST_BUFFER_DTS(out), i == 3 ? GST_CLOCK_TIME_NONE : pts(i) - GST_MSECOND);
+        GST_BUFFER_DTS(out),
+        i == 3 ? GST_CLOCK_TIME_NONE : pts(i) - GST_MSECOND);
     fail_unless_equals_clocktime(GST_BUFFER_DURATION(out),
                                  33 * GST_MSECOND + i);
     fail_unless_equals_uint64(GST_BUFFER_OFFSET(out), i);
@@ -271,8 +273,9 @@ GST_START_TEST(test_property_specs) {
     fail_unless(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
   }
   for (const EnumProperty& e : spec->enums) check_enum(element, e);
-  check_enum(element,
-             {"backend", {"auto", "scalar", "cpu", "gpu", "hybrid"}, "auto", {}});
+  check_enum(
+      element,
+      {"backend", {"auto", "scalar", "cpu", "gpu", "hybrid"}, "auto", {}});
   GParamSpec* threads = find_property(element, "n-threads");
   fail_unless(G_IS_PARAM_SPEC_UINT(threads));
   fail_unless_equals_int(G_PARAM_SPEC_UINT(threads)->minimum, 0);
@@ -387,10 +390,9 @@ GST_START_TEST(test_controlled_property) {
   for (int i = 0; i < 3; i++)
     gst_timed_value_control_source_set(GST_TIMED_VALUE_CONTROL_SOURCE(cs),
                                        i * GST_SECOND, c.values[i]);
-  gst_object_add_control_binding(
-      GST_OBJECT(h->element),
-      gst_direct_control_binding_new_absolute(GST_OBJECT(h->element), c.name,
-                                              cs));
+  gst_object_add_control_binding(GST_OBJECT(h->element),
+                                 gst_direct_control_binding_new_absolute(
+                                     GST_OBJECT(h->element), c.name, cs));
   gst_object_unref(cs);
 
   std::mt19937 gen = rng(0);
@@ -421,8 +423,8 @@ GST_START_TEST(test_controlled_property) {
     gst_buffer_unref(out);
   }
   fail_if(first_difference(expected[0], expected[1], info).empty(),
-          "%s=%g and %g give the same picture: the test proves nothing",
-          c.name, c.values[1], c.values[2]);
+          "%s=%g and %g give the same picture: the test proves nothing", c.name,
+          c.values[1], c.values[2]);
   gst_buffer_unref(picture);
   GValue now = G_VALUE_INIT;
   g_value_init(&now, G_TYPE_DOUBLE);
@@ -440,13 +442,14 @@ GST_END_TEST
 
 // Everything set on a gst-launch-1.0 line is taken as written.
 GST_START_TEST(test_launch_line) {
-  const std::string line = std::string(spec->factory) + " name=e " + spec->params;
+  const std::string line =
+      std::string(spec->factory) + " name=e " + spec->params;
   GError* error = nullptr;
   GstElement* element = gst_parse_launch(line.c_str(), &error);
   fail_unless(element != nullptr && error == nullptr, "%s: %s", line.c_str(),
               error ? error->message : "");
-  fail_unless_equals_string(
-      GST_OBJECT_NAME(gst_element_get_factory(element)), spec->factory);
+  fail_unless_equals_string(GST_OBJECT_NAME(gst_element_get_factory(element)),
+                            spec->factory);
   gst_object_unref(element);
 }
 GST_END_TEST
@@ -490,8 +493,9 @@ int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name) {
   // Said once, rather than by every test failing to make an element.
   GstPlugin* plugin = gst_registry_find_plugin(gst_registry_get(), "daedalus");
   if (!plugin) {
-    g_printerr("the daedalus plugin did not load "
-               "(GST_DEBUG=GST_PLUGIN_LOADING:5 says why)\n");
+    g_printerr(
+        "the daedalus plugin did not load "
+        "(GST_DEBUG=GST_PLUGIN_LOADING:5 says why)\n");
     return 1;
   }
   gst_object_unref(plugin);

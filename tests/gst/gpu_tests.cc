@@ -34,8 +34,8 @@ void check_strides(GstBuffer* buffer) {
 
 // Pushes `in` (transfer full), checks the output against the scalar library
 // and returns it; *counted: how much zero-copy-frames grew.
-GstBuffer* push_checked(GstHarness* h, const GstVideoInfo& info,
-                        GstBuffer* in, guint64* counted) {
+GstBuffer* push_checked(GstHarness* h, const GstVideoInfo& info, GstBuffer* in,
+                        guint64* counted) {
   GstBuffer* expected =
       expected_output(in, info, spec->reference, spec->in_place);
   const guint64 before = zero_copy_frames(h->element);
@@ -343,9 +343,9 @@ TCase* gpu_tcase(const ElementSpec* element) {
   spec = element;
   TCase* tc = tcase_create("gpu");
   tcase_add_loop_test(tc, test_gpu_formats, 0, kNumFormats);
-  tcase_add_loop_test(tc, test_allocation_query, 0,
-                      G_N_ELEMENTS(kAllBackendKinds) *
-                          G_N_ELEMENTS(kPoolFormats));
+  tcase_add_loop_test(
+      tc, test_allocation_query, 0,
+      G_N_ELEMENTS(kAllBackendKinds) * G_N_ELEMENTS(kPoolFormats));
   tcase_add_test(tc, test_gpu_passthrough);
   if (element->in_place) tcase_add_test(tc, test_gpu_shared_frame);
   tcase_add_test(tc, test_gpu_chain);

@@ -79,8 +79,10 @@ struct Shape {
 };
 // NV12 interleaves its chroma; at 8x2 the second chroma field is empty, at
 // 7x1 the second field is; 10-bit ones run where the backend computes them.
-constexpr Shape kShapes[] = {{"I420", 33, 17},     {"NV12", 8, 2},
-                             {"GRAY8", 7, 1},      {"I422_10LE", 33, 17},
+constexpr Shape kShapes[] = {{"I420", 33, 17},
+                             {"NV12", 8, 2},
+                             {"GRAY8", 7, 1},
+                             {"I422_10LE", 33, 17},
                              {"P010_10LE", 18, 6}};
 constexpr int kNumShapes = G_N_ELEMENTS(kShapes);
 

@@ -25,7 +25,9 @@ const ElementSpec kSpec = {
                {"regular", "sharp", "smooth", "bilinear"},
                "regular",
                {4, -1}}},
-    .controlled = {"dx", "filter=smooth", {0, 1.25, -3.5},
+    .controlled = {"dx",
+                   "filter=smooth",
+                   {0, 1.25, -3.5},
                    [](double dx) {
                      return mc_with({.dx = dx, .filter = McFilter::Smooth});
                    }},
@@ -46,9 +48,9 @@ constexpr const char* kFilters[] = {"regular", "sharp", "smooth", "bilinear"};
 GST_START_TEST(test_integer_shift) {
   const char* format = kFormats[__i__ % kNumFormats];
   const Shift shift = kShifts[__i__ / kNumFormats];
-  const std::string props = "dx=" + std::to_string(shift.dx) + " dy=" +
-                            std::to_string(shift.dy) + " filter=" +
-                            kFilters[__i__ % 4];
+  const std::string props = "dx=" + std::to_string(shift.dx) +
+                            " dy=" + std::to_string(shift.dy) +
+                            " filter=" + kFilters[__i__ % 4];
   GstHarness* h = new_harness("daedalusmc", props.c_str());
   GstVideoInfo info = video_info(format, 17, 9);
   gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
@@ -90,13 +92,12 @@ struct NoopCase {
   bool noop;
 };
 const NoopCase kNoopCases[] = {
-    {"dx=0.03 dy=0", true},           // 0.48 -> 0
-    {"dx=0.04 dy=0", false},          // 0.64 -> 1
-    {"dx=0 dy=-0.03", true},          // -0.48 -> 0
-    {"dx=0.03125 dy=0", false},       // 0.5 -> 1
-    {"dx=0 dy=-0.03125", false},      // -0.5 -> -1
-    {"dx=-0.03 dy=0.03", true},
-    {"dx=0 dy=0 filter=sharp", true},
+    {"dx=0.03 dy=0", true},       // 0.48 -> 0
+    {"dx=0.04 dy=0", false},      // 0.64 -> 1
+    {"dx=0 dy=-0.03", true},      // -0.48 -> 0
+    {"dx=0.03125 dy=0", false},   // 0.5 -> 1
+    {"dx=0 dy=-0.03125", false},  // -0.5 -> -1
+    {"dx=-0.03 dy=0.03", true},  {"dx=0 dy=0 filter=sharp", true},
 };
 
 GST_START_TEST(test_noop_decisions) {
@@ -132,7 +133,6 @@ Suite* daedalusmc_suite() {
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(argc, argv,
-                                      daedalus::gsttest::daedalusmc_suite,
-                                      "daedalusmc");
+  return daedalus::gsttest::run_suite(
+      argc, argv, daedalus::gsttest::daedalusmc_suite, "daedalusmc");
 }

@@ -56,8 +56,8 @@ GST_START_TEST(test_element_metadata) {
       gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_KLASS),
       "Filter/Effect/Video");
   // The documentation gst-inspect-1.0 names is the installed spec.
-  const std::string doc = gst_element_factory_get_metadata(
-      factory, GST_ELEMENT_METADATA_DOC_URI);
+  const std::string doc =
+      gst_element_factory_get_metadata(factory, GST_ELEMENT_METADATA_DOC_URI);
   fail_unless(g_str_has_prefix(doc.c_str(), "file:///") &&
                   g_str_has_suffix(doc.c_str(), "/spec.md"),
               "%s: doc-uri %s", kElements[__i__], doc.c_str());
@@ -73,8 +73,7 @@ GST_START_TEST(test_element_metadata) {
 
   // One sink and one src pad, always there, taking every format at any
   // size; interlaced video but in daedalusmc, which shifts across fields.
-  fail_unless_equals_int(gst_element_factory_get_num_pad_templates(factory),
-                         2);
+  fail_unless_equals_int(gst_element_factory_get_num_pad_templates(factory), 2);
   const std::string video =
       "format=(string){ I420, YV12, Y42B, Y444, NV12, NV21, GRAY8, "
       "I420_10LE, I422_10LE, Y444_10LE, P010_10LE }, "
@@ -118,7 +117,6 @@ Suite* plugin_suite() {
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(argc, argv,
-                                      daedalus::gsttest::plugin_suite,
-                                      "daedalus");
+  return daedalus::gsttest::run_suite(
+      argc, argv, daedalus::gsttest::plugin_suite, "daedalus");
 }

@@ -30,8 +30,7 @@ GST_START_TEST(test_chain) {
   std::mt19937 gen = rng(__i__);
   for (int frame = 0; frame < 3; frame++) {
     GstBuffer* in = random_buffer(info, gen);
-    GstBuffer* expected =
-        expected_chain_output(in, info, kDeblock, kCdef, kMc);
+    GstBuffer* expected = expected_chain_output(in, info, kDeblock, kCdef, kMc);
     GstBuffer* out = push_and_pull(h, in);
     check_output(expected, out, info, false);
     fail_unless_equals_int(outside_bits_set(out, info), 0);

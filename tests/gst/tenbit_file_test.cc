@@ -33,8 +33,8 @@ constexpr const char* kChain =
 GstElement* run_pipeline(const std::string& launch) {
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(launch.c_str(), &error);
-  fail_unless(pipeline != nullptr && error == nullptr, "%s: %s",
-              launch.c_str(), error ? error->message : "");
+  fail_unless(pipeline != nullptr && error == nullptr, "%s: %s", launch.c_str(),
+              error ? error->message : "");
   return pipeline;
 }
 
@@ -87,17 +87,19 @@ GST_START_TEST(test_hevc_main10_file) {
       "videotestsrc num-buffers=" + std::to_string(kFrames) +
       " pattern=ball ! video/x-raw,format=I420_10LE,width=80,height=48,"
       "framerate=30/1 ! x265enc speed-preset=ultrafast bitrate=30 ! "
-      "video/x-h265,profile=main-10 ! filesink location=" + file);
+      "video/x-h265,profile=main-10 ! filesink location=" +
+      file);
   wait_for_eos(encode);
   gst_element_set_state(encode, GST_STATE_NULL);
   gst_object_unref(encode);
 
   GstElement* filter = run_pipeline(
-      "filesrc location=" + file + " ! h265parse ! avdec_h265 ! "
+      "filesrc location=" + file +
+      " ! h265parse ! avdec_h265 ! "
       "video/x-raw,format=I420_10LE ! tee name=t "
       "t. ! queue ! appsink name=decoded sync=false wait-on-eos=false "
-      "t. ! queue ! " + kChain +
-      " ! appsink name=filtered sync=false wait-on-eos=false");
+      "t. ! queue ! " +
+      kChain + " ! appsink name=filtered sync=false wait-on-eos=false");
   wait_for_eos(filter);
   std::vector<GstSample*> decoded = pull_all(filter, "decoded");
   std::vector<GstSample*> filtered = pull_all(filter, "filtered");
@@ -105,13 +107,13 @@ GST_START_TEST(test_hevc_main10_file) {
   fail_unless_equals_int(filtered.size(), kFrames);
 
   GstVideoInfo info;
-  fail_unless(gst_video_info_from_caps(&info, gst_sample_get_caps(filtered[0])));
+  fail_unless(
+      gst_video_info_from_caps(&info, gst_sample_get_caps(filtered[0])));
   fail_unless_equals_string(GST_VIDEO_INFO_NAME(&info), "I420_10LE");
   int changed = 0;
   for (int i = 0; i < kFrames; i++) {
     GstBuffer* in = gst_sample_get_buffer(decoded[i]);
-    GstBuffer* expected =
-        expected_chain_output(in, info, kDeblock, kCdef, kMc);
+    GstBuffer* expected = expected_chain_output(in, info, kDeblock, kCdef, kMc);
     GstBuffer* out = gst_sample_get_buffer(filtered[i]);
     const std::string diff = first_difference(expected, out, info);
     fail_unless(diff.empty(), "frame %d: %s", i, diff.c_str());
@@ -146,8 +148,8 @@ int main(int argc, char** argv) {
   // The plugin under test, not one installed on the system.
   GstPlugin* plugin = gst_registry_find_plugin(gst_registry_get(), "daedalus");
   const char* want = g_getenv("DAEDALUS_TEST_PLUGIN_DIR");
-  const bool ours = plugin && want &&
-                    g_str_has_prefix(gst_plugin_get_filename(plugin), want);
+  const bool ours =
+      plugin && want && g_str_has_prefix(gst_plugin_get_filename(plugin), want);
   if (!ours) {
     g_printerr("the daedalus plugin under test did not load (found %s)\n",
                plugin ? gst_plugin_get_filename(plugin) : "none");

@@ -23,8 +23,9 @@ constexpr int kNumSizes = G_N_ELEMENTS(kSizes);
 // "auto", then every backend by name.
 constexpr int kNumSettings = 1 + G_N_ELEMENTS(kAllBackendKinds);
 std::string setting_name(int setting) {
-  return setting == 0 ? "auto"
-                      : std::string(backend_name(kAllBackendKinds[setting - 1]));
+  return setting == 0
+             ? "auto"
+             : std::string(backend_name(kAllBackendKinds[setting - 1]));
 }
 
 // One random frame through the negotiated harness: the library's output,
@@ -77,8 +78,8 @@ GST_START_TEST(test_tenbit_formats) {
     const std::string active = active_backend(h->element);
     bool computes = false;
     for (BackendKind k : kAllBackendKinds)
-      computes |= active == backend_name(k) &&
-                  backend_computes(k, spec->kernel, 10);
+      computes |=
+          active == backend_name(k) && backend_computes(k, spec->kernel, 10);
     fail_unless(computes && (setting == 0 || active == name),
                 "backend=%s runs on %s", name.c_str(), active.c_str());
   }

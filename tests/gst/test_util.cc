@@ -26,13 +26,13 @@ Frame frame_view(const GstVideoFrame& frame) {
   }
   // Interleaved chroma (NV12, NV21, P010): the second channel of a pair is
   // one sample after the first (GStreamer 1.22 says byte 1 for P010's V).
-  if (v.num_planes == 3 &&
-      GST_VIDEO_INFO_COMP_PLANE(info, 1) == GST_VIDEO_INFO_COMP_PLANE(info, 2)) {
+  if (v.num_planes == 3 && GST_VIDEO_INFO_COMP_PLANE(info, 1) ==
+                               GST_VIDEO_INFO_COMP_PLANE(info, 2)) {
     for (int c = 1; c < 3; c++) {
       const bool second = GST_VIDEO_INFO_COMP_POFFSET(info, c) != 0;
-      v.planes[c].data =
-          static_cast<uint8_t*>(frame.data[GST_VIDEO_INFO_COMP_PLANE(info, c)]) +
-          (second ? v.planes[c].bytes_per_sample() : 0);
+      v.planes[c].data = static_cast<uint8_t*>(
+                             frame.data[GST_VIDEO_INFO_COMP_PLANE(info, c)]) +
+                         (second ? v.planes[c].bytes_per_sample() : 0);
     }
   }
   if (v.num_planes == 3) {
@@ -202,11 +202,10 @@ GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
   }
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, size, nullptr);
   fill_random(buffer, gen);
-  gst_buffer_add_video_meta_full(buffer, GST_VIDEO_FRAME_FLAG_NONE,
-                                 GST_VIDEO_INFO_FORMAT(&info),
-                                 GST_VIDEO_INFO_WIDTH(&info),
-                                 GST_VIDEO_INFO_HEIGHT(&info), n_planes,
-                                 offsets, strides);
+  gst_buffer_add_video_meta_full(
+      buffer, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_INFO_FORMAT(&info),
+      GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info), n_planes,
+      offsets, strides);
   fill_samples(buffer, info, gen);
   return buffer;
 }
@@ -321,11 +320,11 @@ std::string first_difference(GstBuffer* expected, GstBuffer* actual,
       for (int x = 0; x < pe.width; x++) {
         if (stored_word(pe, x, y) != stored_word(pa, x, y)) {
           diff = "component " + std::to_string(c) + " at (" +
-                 std::to_string(x) + ", " + std::to_string(y) +
-                 "): expected " + std::to_string(value_at(pe, x, y)) +
-                 " (stored " + std::to_string(stored_word(pe, x, y)) +
-                 "), got " + std::to_string(value_at(pa, x, y)) +
-                 " (stored " + std::to_string(stored_word(pa, x, y)) + ")";
+                 std::to_string(x) + ", " + std::to_string(y) + "): expected " +
+                 std::to_string(value_at(pe, x, y)) + " (stored " +
+                 std::to_string(stored_word(pe, x, y)) + "), got " +
+                 std::to_string(value_at(pa, x, y)) + " (stored " +
+                 std::to_string(stored_word(pa, x, y)) + ")";
           break;
         }
       }
@@ -347,8 +346,8 @@ bool same_bytes(GstBuffer* a, GstBuffer* b) {
   return same;
 }
 
-void check_output(GstBuffer* expected, GstBuffer* out,
-                  const GstVideoInfo& info, bool in_place) {
+void check_output(GstBuffer* expected, GstBuffer* out, const GstVideoInfo& info,
+                  bool in_place) {
   const std::string diff = first_difference(expected, out, info);
   fail_unless(diff.empty(), "%s %dx%d: %s", GST_VIDEO_INFO_NAME(&info),
               GST_VIDEO_INFO_WIDTH(&info), GST_VIDEO_INFO_HEIGHT(&info),

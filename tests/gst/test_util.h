@@ -23,28 +23,28 @@
 // the `const char*` it is given, which for a temporary's c_str() points into
 // a string destroyed before the comparison. A macro, so that a failure names
 // the test's line.
-#define fail_unless_equals_std_string(a, b)                                  \
-  G_STMT_START {                                                             \
-    const std::string first_ = (a);                                          \
-    const std::string second_ = (b);                                         \
-    fail_unless(first_ == second_, "'%s' (%s) is not equal to '%s' (%s)",    \
-                #a, first_.c_str(), #b, second_.c_str());                    \
-  }                                                                          \
+#define fail_unless_equals_std_string(a, b)                                   \
+  G_STMT_START {                                                              \
+    const std::string first_ = (a);                                           \
+    const std::string second_ = (b);                                          \
+    fail_unless(first_ == second_, "'%s' (%s) is not equal to '%s' (%s)", #a, \
+                first_.c_str(), #b, second_.c_str());                         \
+  }                                                                           \
   G_STMT_END
 
 // GLib refuses a property value out of range (or a read-only property)
 // with a g_warning up to 2.74 (Debian 12) and a g_critical in 2.84 (Debian
 // 13): either passes, nothing fails. gst-check's ASSERT_WARNING, widened.
-#define ASSERT_REFUSED(code)                                                  \
-  G_STMT_START {                                                             \
-    _gst_check_expecting_log = TRUE;                                         \
-    _gst_check_raised_warning = FALSE;                                       \
-    _gst_check_raised_critical = FALSE;                                      \
-    code;                                                                    \
-    fail_unless(_gst_check_raised_warning || _gst_check_raised_critical,     \
-                "GLib did not refuse: %s", #code);                           \
-    _gst_check_expecting_log = FALSE;                                        \
-  }                                                                          \
+#define ASSERT_REFUSED(code)                                             \
+  G_STMT_START {                                                         \
+    _gst_check_expecting_log = TRUE;                                     \
+    _gst_check_raised_warning = FALSE;                                   \
+    _gst_check_raised_critical = FALSE;                                  \
+    code;                                                                \
+    fail_unless(_gst_check_raised_warning || _gst_check_raised_critical, \
+                "GLib did not refuse: %s", #code);                       \
+    _gst_check_expecting_log = FALSE;                                    \
+  }                                                                      \
   G_STMT_END
 
 namespace daedalus::gsttest {
@@ -85,8 +85,7 @@ int outside_bits_set(GstBuffer* buffer, const GstVideoInfo& info,
 // Fills a frame of `info` (its GstVideoMeta honoured): random samples with
 // edges and flat areas, random bytes between them (and, at 10 bits, in each
 // sample's bits outside its value).
-void fill_frame(GstBuffer* buffer, const GstVideoInfo& info,
-                std::mt19937& gen);
+void fill_frame(GstBuffer* buffer, const GstVideoInfo& info, std::mt19937& gen);
 // A buffer in the default layout of `info` whose sample (x, y) of
 // component c (0 luma, 1 U, 2 V) is sample(c, x, y).
 GstBuffer* formula_buffer(const GstVideoInfo& info,
@@ -137,8 +136,8 @@ bool same_bytes(GstBuffer* a, GstBuffer* b);
 // Fails the test unless `out` has `expected`'s samples and, from an in-place
 // element, its bytes beyond the samples too (row padding, and with a
 // GstVideoMeta the gaps between planes).
-void check_output(GstBuffer* expected, GstBuffer* out,
-                  const GstVideoInfo& info, bool in_place);
+void check_output(GstBuffer* expected, GstBuffer* out, const GstVideoInfo& info,
+                  bool in_place);
 
 // Sets "name=value name=value ..." as gst-launch-1.0 would.
 void set_properties(GstElement* element, const char* assignments);

@@ -38,8 +38,10 @@ void add(Score* s, GstSample* ref, GstSample* test) {
   ASSERT_EQ(GST_VIDEO_INFO_FORMAT(&ri), GST_VIDEO_FORMAT_I420);
   ASSERT_EQ(GST_VIDEO_INFO_FORMAT(&ti), GST_VIDEO_FORMAT_I420);
   GstVideoFrame rf, tf;
-  ASSERT_TRUE(gst_video_frame_map(&rf, &ri, gst_sample_get_buffer(ref), GST_MAP_READ));
-  ASSERT_TRUE(gst_video_frame_map(&tf, &ti, gst_sample_get_buffer(test), GST_MAP_READ));
+  ASSERT_TRUE(
+      gst_video_frame_map(&rf, &ri, gst_sample_get_buffer(ref), GST_MAP_READ));
+  ASSERT_TRUE(
+      gst_video_frame_map(&tf, &ti, gst_sample_get_buffer(test), GST_MAP_READ));
   for (int c = 0; c < 3; c++) {
     const daedalus::ConstPlane a = plane(rf, c), b = plane(tf, c);
     EXPECT_EQ(a.width, b.width);
@@ -62,13 +64,17 @@ bool run(const std::string& damage, const std::string& filters, Result* r) {
   const std::string d = damage.empty() ? "" : damage + " ! ";
   const std::string desc =
       "videotestsrc pattern=zone-plate kx2=20 ky2=20 kt=1 num-buffers=" +
-      std::to_string(kFrames) + " ! video/x-raw,format=I420,width=" +
-      std::to_string(kWidth) + ",height=" + std::to_string(kHeight) +
+      std::to_string(kFrames) +
+      " ! video/x-raw,format=I420,width=" + std::to_string(kWidth) +
+      ",height=" + std::to_string(kHeight) +
       ",framerate=30/1 ! tee name=s "
       "s. ! queue ! appsink name=source sync=false "
-      "s. ! queue ! " + d + "tee name=d "
+      "s. ! queue ! " +
+      d +
+      "tee name=d "
       "d. ! queue ! appsink name=damaged sync=false "
-      "d. ! queue ! " + filters + " ! appsink name=filtered sync=false";
+      "d. ! queue ! " +
+      filters + " ! appsink name=filtered sync=false";
   GError* err = nullptr;
   GstElement* pipeline = gst_parse_launch(desc.c_str(), &err);
   if (err) {
@@ -100,7 +106,8 @@ bool run(const std::string& damage, const std::string& filters, Result* r) {
   const bool failed = msg != nullptr;
   if (msg) {
     gst_message_parse_error(msg, &err, nullptr);
-    ADD_FAILURE() << GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) << ": " << err->message;
+    ADD_FAILURE() << GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) << ": "
+                  << err->message;
     g_error_free(err);
     gst_message_unref(msg);
   }
@@ -116,8 +123,8 @@ class Quality : public testing::Test {
  protected:
   void SetUp() override {
     gst_init(nullptr, nullptr);
-    for (const char* e : {"videotestsrc", "jpegenc", "jpegdec", "videoconvert",
-                          "appsink"}) {
+    for (const char* e :
+         {"videotestsrc", "jpegenc", "jpegdec", "videoconvert", "appsink"}) {
       GstElementFactory* f = gst_element_factory_find(e);
       if (!f) GTEST_SKIP() << e << " missing (GStreamer base/good plugins)";
       gst_object_unref(f);
@@ -177,7 +184,8 @@ TEST_F(Quality, ElementDefaultsCleanJpegDamageAndPassCleanContent) {
   ASSERT_TRUE(run(kJpeg, "daedalusdeblock ! daedaluscdef", &damaged));
   ASSERT_TRUE(run("", "daedalusdeblock ! daedaluscdef", &clean));
   print("element defaults", damaged);
-  std::printf("element defaults on clean content: %.3f dB\n", clean.filtered.psnr());
+  std::printf("element defaults on clean content: %.3f dB\n",
+              clean.filtered.psnr());
   EXPECT_GT(damaged.filtered.psnr(), damaged.damaged.psnr() + 1.0);
   EXPECT_EQ(clean.filtered.sse, 0u);
 }

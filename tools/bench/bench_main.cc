@@ -36,7 +36,7 @@ struct Options {
   std::vector<int> threads = {1, 2};
   std::vector<std::string> targets;  // cpu targets and "scalar"; empty: all
   double min_seconds = 0.25;
-  int runs = 0;  // --runs: exactly this many calls per row (0: min_seconds)
+  int runs = 0;      // --runs: exactly this many calls per row (0: min_seconds)
   int rotation = 1;  // frames a timing rotates through
   bool json = false;
   bool auto_trial = false;  // --auto: what backend=auto measures and picks
@@ -167,15 +167,19 @@ std::vector<Workload> workloads() {
     for (int p = 0; p < f.num_planes; p++)
       for (int y = 0; y < f.planes[p].height; y++)
         for (int x = 0; x < f.planes[p].width; x++)
-          set_scaled(gen, f.planes[p], x, y,
-                     int(uint8_t(128 + 60 * std::sin(x / 7.0) * std::cos(y / 11.0) +
-                                 (x / 8 + y / 8) % 3 * 3 + noise(gen))));
+          set_scaled(
+              gen, f.planes[p], x, y,
+              int(uint8_t(128 + 60 * std::sin(x / 7.0) * std::cos(y / 11.0) +
+                          (x / 8 + y / 8) % 3 * 3 + noise(gen))));
   };
   for (int shifts : {1, 4, 8}) {
-    const DeblockParams dct{.qp = 44, .mode = DeblockMode::Dct, .shifts = shifts};
+    const DeblockParams dct{
+        .qp = 44, .mode = DeblockMode::Dct, .shifts = shifts};
     const std::string n = std::to_string(shifts);
-    list.push_back({"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8), true});
-    list.push_back({"deblock-dct" + n + "-texture", deblock_job(dct), texture, true});
+    list.push_back(
+        {"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8), true});
+    list.push_back(
+        {"deblock-dct" + n + "-texture", deblock_job(dct), texture, true});
   }
   return list;
 }
@@ -200,16 +204,18 @@ double now_ms() {
 // Median ms of `call` over repetitions lasting at least `o.min_seconds` (and
 // at least 5), or over exactly `o.runs` of them when set; `reset` runs
 // untimed before each, `after` after each.
-double time_ms(const Options& o, const std::function<void()>& reset,
-               const std::function<Status()>& call,
-               const std::function<void()>& after = [] {}) {
+double time_ms(
+    const Options& o, const std::function<void()>& reset,
+    const std::function<Status()>& call,
+    const std::function<void()>& after = [] {}) {
   using clock = std::chrono::steady_clock;
   std::vector<double> samples;
   const auto start = clock::now();
   const auto more = [&] {
     if (o.runs > 0) return samples.size() < size_t(o.runs);
     return samples.size() < 5 ||
-           std::chrono::duration<double>(clock::now() - start).count() < o.min_seconds;
+           std::chrono::duration<double>(clock::now() - start).count() <
+               o.min_seconds;
   };
   while (more()) {
     reset();
@@ -233,8 +239,9 @@ double time_ms(const Options& o, const std::function<void()>& reset,
 // than a core's L2) arrive as a stream's frames do, which a single thread
 // is not flattered by. An in-place kernel's frame gets a fresh copy of the
 // input after its call (untimed).
-double time_frames(const Workload& w, Backend& backend, const Image& src,
-                   const Options& o, const std::function<void()>& after = [] {}) {
+double time_frames(
+    const Workload& w, Backend& backend, const Image& src, const Options& o,
+    const std::function<void()>& after = [] {}) {
   std::vector<Image> ins(o.rotation, src), outs(o.rotation, src);
   int turn = 0;
   return time_ms(
@@ -252,7 +259,8 @@ double time_frames(const Workload& w, Backend& backend, const Image& src,
 std::vector<std::pair<std::string, int64_t>> cpu_targets() {
   std::vector<std::pair<std::string, int64_t>> out;
 #if DAEDALUS_HAVE_SIMD
-  for (int64_t t : hwy::SupportedAndGeneratedTargets()) out.push_back({hwy::TargetName(t), t});
+  for (int64_t t : hwy::SupportedAndGeneratedTargets())
+    out.push_back({hwy::TargetName(t), t});
 #endif
   return out;
 }
@@ -272,9 +280,13 @@ GpuBackend* gpu_backend() {
   static std::unique_ptr<GpuBackend> gpu = [] {
     std::unique_ptr<GpuBackend> b;
     const Status s = create_gpu_backend(GpuOptions::from_env(), &b);
-    if (!s) std::fprintf(stderr, "daedalus-bench: no gpu rows: %s\n", s.message().c_str());
-    else std::fprintf(stderr, "daedalus-bench: gpu device: %s (%s)\n",
-                      b->device_info().name.c_str(), b->device_info().type.c_str());
+    if (!s)
+      std::fprintf(stderr, "daedalus-bench: no gpu rows: %s\n",
+                   s.message().c_str());
+    else
+      std::fprintf(stderr, "daedalus-bench: gpu device: %s (%s)\n",
+                   b->device_info().name.c_str(),
+                   b->device_info().type.c_str());
     return b;
   }();
   return gpu.get();
@@ -284,7 +296,8 @@ GpuBackend* gpu_backend() {
 Frame rebased(const Image& image, uint8_t* base) {
   Frame f = const_cast<Image&>(image).frame();
   const uint8_t* old = image.bytes().data();
-  for (int p = 0; p < f.num_planes; p++) f.planes[p].data = base + (f.planes[p].data - old);
+  for (int p = 0; p < f.num_planes; p++)
+    f.planes[p].data = base + (f.planes[p].data - old);
   return f;
 }
 
@@ -293,8 +306,8 @@ Frame rebased(const Image& image, uint8_t* base) {
 // into and out of Vulkan memory) and frames already in GpuBuffers
 // ("zero-copy").
 template <class Record>
-double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Options& o,
-               double scalar_ms, Record record) {
+double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src,
+                 const Options& o, double scalar_ms, Record record) {
   GpuSplit split;
   const auto collect = [&] {
     const GpuFrameStats& st = gpu.last_frame_stats();
@@ -336,34 +349,40 @@ double bench_gpu(const Workload& w, GpuBackend& gpu, const Image& src, const Opt
 
 // Whether --targets asks for this cpu target (or "scalar", the baseline).
 bool selected(const Options& o, const std::string& target) {
-  return o.targets.empty() ||
-         std::find(o.targets.begin(), o.targets.end(), target) != o.targets.end();
+  return o.targets.empty() || std::find(o.targets.begin(), o.targets.end(),
+                                        target) != o.targets.end();
 }
 
 std::vector<Result> run_all(const Options& o) {
   std::vector<Result> results;
   std::mt19937 gen(1234);
   for (const Workload& w : workloads()) {
-    if (std::find(o.kernels.begin(), o.kernels.end(), w.name) == o.kernels.end()) continue;
+    if (std::find(o.kernels.begin(), o.kernels.end(), w.name) ==
+        o.kernels.end())
+      continue;
     for (auto [width, height] : o.sizes)
       for (PixelFormat format : o.formats) {
         Image src(format, width, height);
         const bool ten_bit = src.frame().bit_depth() > 8;
         if (ten_bit && !w.ten_bit) continue;
         w.fill(gen, src);
-        const auto record = [&](std::string backend, std::string target, int threads,
-                                double ms, double scalar_ms) -> Result& {
-          results.push_back({w.name, std::string(pixel_format_name(format)), backend,
-                             target, width, height, threads, ms,
-                             scalar_ms > 0 ? scalar_ms / ms : scalar_ms < 0 ? -1 : 1.0});
+        const auto record = [&](std::string backend, std::string target,
+                                int threads, double ms,
+                                double scalar_ms) -> Result& {
+          results.push_back({w.name, std::string(pixel_format_name(format)),
+                             backend, target, width, height, threads, ms,
+                             scalar_ms > 0   ? scalar_ms / ms
+                             : scalar_ms < 0 ? -1
+                                             : 1.0});
           if (!o.json)
-            std::fprintf(stderr, "  %s %dx%d %s %s %s x%d: %.3f ms\n", w.name.c_str(),
-                         width, height, pixel_format_name(format).data(),
-                         backend.c_str(), target.c_str(), threads, ms);
+            std::fprintf(stderr, "  %s %dx%d %s %s %s x%d: %.3f ms\n",
+                         w.name.c_str(), width, height,
+                         pixel_format_name(format).data(), backend.c_str(),
+                         target.c_str(), threads, ms);
           return results.back();
         };
-        const auto add = [&](std::string backend, std::string target, int threads,
-                             Backend& b, double scalar_ms) {
+        const auto add = [&](std::string backend, std::string target,
+                             int threads, Backend& b, double scalar_ms) {
           const double ms = time_frames(w, b, src, o);
           record(backend, target, threads, ms, scalar_ms);
           return ms;
@@ -375,7 +394,8 @@ std::vector<Result> run_all(const Options& o) {
         }
         // The best target at the most threads: the cpu side of the hybrid.
         double cpu_ms = -1;
-        const int max_threads = *std::max_element(o.threads.begin(), o.threads.end());
+        const int max_threads =
+            *std::max_element(o.threads.begin(), o.threads.end());
         for (auto [target_name, target] : cpu_targets())
           for (int threads : o.threads) {
             if (!selected(o, target_name)) continue;
@@ -395,9 +415,11 @@ std::vector<Result> run_all(const Options& o) {
           hybrid_options.threads = max_threads;
           hybrid_options.gpu_share = hybrid_gpu_share(cpu_ms, gpu_ms);
           char share[32];
-          std::snprintf(share, sizeof share, "gpu %.0f%%", 100 * hybrid_options.gpu_share);
+          std::snprintf(share, sizeof share, "gpu %.0f%%",
+                        100 * hybrid_options.gpu_share);
           if (cpu_ms > 0)
-            if (auto hybrid = create_backend(BackendKind::Hybrid, nullptr, hybrid_options))
+            if (auto hybrid = create_backend(BackendKind::Hybrid, nullptr,
+                                             hybrid_options))
               add("hybrid", share, max_threads, *hybrid, scalar_ms);
         }
 #endif
@@ -426,29 +448,35 @@ void run_damage(const Options& o) {
           time_frames({"deblock", deblock, {}}, *cpu, src, o) +
           time_frames({"cdef", cdef, {}}, *cpu, src, o);
       const auto report = [&](const char* what, double ms) {
-        std::printf("damage %dx%d %s %s: %.3f ms per frame, %.1f %% of the chain's "
-                    "%.3f ms\n", width, height, pixel_format_name(format).data(), what,
-                    ms, 100 * ms / chain_ms, chain_ms);
+        std::printf(
+            "damage %dx%d %s %s: %.3f ms per frame, %.1f %% of the chain's "
+            "%.3f ms\n",
+            width, height, pixel_format_name(format).data(), what, ms,
+            100 * ms / chain_ms, chain_ms);
       };
       DamageDsp ref;
       damage_dsp_init_ref(&ref);
       StepProfile profile;
       const int planes = frame.num_planes >= 3 ? 2 : 1;
-      report("scalar", time_ms(o, [] {}, [&] {
-               for (int p = 0; p < planes; p++) {
-                 measure_steps(ref, frame.planes[p], &profile);
-                 find_block_grid(profile);
-               }
-               return Status::ok();
-             }));
+      report("scalar", time_ms(
+                           o, [] {},
+                           [&] {
+                             for (int p = 0; p < planes; p++) {
+                               measure_steps(ref, frame.planes[p], &profile);
+                               find_block_grid(profile);
+                             }
+                             return Status::ok();
+                           }));
       for (auto [target_name, target] : cpu_targets()) {
         restrict_targets(target);
         DamageEstimator estimator;
         restrict_targets(0);
-        report(target_name.c_str(), time_ms(o, [] {}, [&] {
-                 estimator.add_frame(frame);
-                 return Status::ok();
-               }));
+        report(target_name.c_str(), time_ms(
+                                        o, [] {},
+                                        [&] {
+                                          estimator.add_frame(frame);
+                                          return Status::ok();
+                                        }));
       }
     }
 }
@@ -459,11 +487,14 @@ void run_damage(const Options& o) {
 void run_auto(const Options& o) {
   // An element finds the process's Vulkan device open (it asks the device
   // for its identity before the trial): keep one open for every trial.
-  const std::unique_ptr<Backend> device = create_backend(BackendKind::Gpu, nullptr);
+  const std::unique_ptr<Backend> device =
+      create_backend(BackendKind::Gpu, nullptr);
   if (o.json) std::printf("[\n");
   bool first = true;
   for (const Workload& w : workloads()) {
-    if (std::find(o.kernels.begin(), o.kernels.end(), w.name) == o.kernels.end()) continue;
+    if (std::find(o.kernels.begin(), o.kernels.end(), w.name) ==
+        o.kernels.end())
+      continue;
     for (auto [width, height] : o.sizes)
       for (PixelFormat format : o.formats) {
         TrialSpec spec;
@@ -475,7 +506,8 @@ void run_auto(const Options& o) {
         const auto start = std::chrono::steady_clock::now();
         const std::vector<TrialCandidate> trial = run_trial(w.job, spec);
         const double took = std::chrono::duration<double, std::milli>(
-                                std::chrono::steady_clock::now() - start).count();
+                                std::chrono::steady_clock::now() - start)
+                                .count();
         std::vector<BackendFigure> figures;
         for (const TrialCandidate& c : trial) figures.push_back(c.figure);
         const int pick = choose_figure(figures, {});
@@ -483,20 +515,23 @@ void run_auto(const Options& o) {
             pick < 0 ? "none" : std::string(backend_name(figures[pick].kind));
         const char* format_name = pixel_format_name(format).data();
         if (o.json) {
-          std::printf("%s  {\"kernel\": \"%s\", \"width\": %d, \"height\": %d, "
-                      "\"format\": \"%s\", \"threads\": %d, \"trial_ms\": %.1f, "
-                      "\"choice\": \"%s\", \"figures\": [",
-                      first ? "" : ",\n", w.name.c_str(), width, height, format_name,
-                      spec.threads, took, choice.c_str());
+          std::printf(
+              "%s  {\"kernel\": \"%s\", \"width\": %d, \"height\": %d, "
+              "\"format\": \"%s\", \"threads\": %d, \"trial_ms\": %.1f, "
+              "\"choice\": \"%s\", \"figures\": [",
+              first ? "" : ",\n", w.name.c_str(), width, height, format_name,
+              spec.threads, took, choice.c_str());
           for (size_t i = 0; i < figures.size(); i++)
-            std::printf("%s{\"backend\": \"%s\", \"ms\": %.4f, \"frames\": %d, "
-                        "\"gpu_share\": %.3f}", i ? ", " : "",
-                        backend_name(figures[i].kind).data(), figures[i].ms,
-                        figures[i].frames, figures[i].gpu_share);
+            std::printf(
+                "%s{\"backend\": \"%s\", \"ms\": %.4f, \"frames\": %d, "
+                "\"gpu_share\": %.3f}",
+                i ? ", " : "", backend_name(figures[i].kind).data(),
+                figures[i].ms, figures[i].frames, figures[i].gpu_share);
           std::printf("]}");
         } else {
-          std::printf("%-8s %4dx%-5d %-6s trial %6.1f ms -> %-7s", w.name.c_str(), width,
-                      height, format_name, took, choice.c_str());
+          std::printf("%-8s %4dx%-5d %-6s trial %6.1f ms -> %-7s",
+                      w.name.c_str(), width, height, format_name, took,
+                      choice.c_str());
           for (const BackendFigure& f : figures) {
             if (!f.measured())
               std::printf("  %s: -", backend_name(f.kind).data());
@@ -504,14 +539,14 @@ void run_auto(const Options& o) {
               std::printf("  hybrid: %.3f ms (gpu %.0f%%, %d frames)", f.ms,
                           100 * f.gpu_share, f.frames);
             else
-              std::printf("  %s: %.3f ms (%d frames)", backend_name(f.kind).data(), f.ms,
-                          f.frames);
+              std::printf("  %s: %.3f ms (%d frames)",
+                          backend_name(f.kind).data(), f.ms, f.frames);
           }
           std::printf("\n");
           for (const BackendFigure& f : figures)
             if (!f.measured())
-              std::printf("    %s not measured: %s\n", backend_name(f.kind).data(),
-                          f.why_not.c_str());
+              std::printf("    %s not measured: %s\n",
+                          backend_name(f.kind).data(), f.why_not.c_str());
         }
         first = false;
       }
@@ -520,15 +555,16 @@ void run_auto(const Options& o) {
 }
 
 void print_table(const std::vector<Result>& results) {
-  std::printf("%-8s %-10s %-6s %-7s %-9s %7s %10s %10s %9s  %s\n", "kernel", "size",
-              "format", "backend", "target", "threads", "ms/frame", "Mpixel/s",
-              "x scalar", "gpu split: upload / gpu / readback ms");
+  std::printf("%-8s %-10s %-6s %-7s %-9s %7s %10s %10s %9s  %s\n", "kernel",
+              "size", "format", "backend", "target", "threads", "ms/frame",
+              "Mpixel/s", "x scalar", "gpu split: upload / gpu / readback ms");
   for (const Result& r : results) {
     char size[32];
     std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
-    std::printf("%-8s %-10s %-6s %-7s %-9s %7d %10.3f %10.1f %9.2f", r.kernel.c_str(),
-                size, r.format.c_str(), r.backend.c_str(), r.target.c_str(), r.threads,
-                r.ms, r.width * double(r.height) / (r.ms * 1e3), r.speedup);
+    std::printf("%-8s %-10s %-6s %-7s %-9s %7d %10.3f %10.1f %9.2f",
+                r.kernel.c_str(), size, r.format.c_str(), r.backend.c_str(),
+                r.target.c_str(), r.threads, r.ms,
+                r.width * double(r.height) / (r.ms * 1e3), r.speedup);
     if (r.upload_ms >= 0)
       std::printf("  %.3f / %.3f / %.3f", r.upload_ms, r.gpu_ms, r.readback_ms);
     std::printf("\n");
@@ -540,13 +576,16 @@ void print_json(const std::vector<Result>& results) {
   for (size_t i = 0; i < results.size(); i++) {
     const Result& r = results[i];
     std::printf(
-        "  {\"kernel\": \"%s\", \"width\": %d, \"height\": %d, \"format\": \"%s\", "
+        "  {\"kernel\": \"%s\", \"width\": %d, \"height\": %d, \"format\": "
+        "\"%s\", "
         "\"backend\": \"%s\", \"target\": \"%s\", \"threads\": %d, "
-        "\"ms_per_frame\": %.4f, \"mpixel_per_s\": %.2f, \"speedup_vs_scalar\": %.3f, "
+        "\"ms_per_frame\": %.4f, \"mpixel_per_s\": %.2f, "
+        "\"speedup_vs_scalar\": %.3f, "
         "\"upload_ms\": %.4f, \"gpu_ms\": %.4f, \"readback_ms\": %.4f}%s\n",
-        r.kernel.c_str(), r.width, r.height, r.format.c_str(), r.backend.c_str(),
-        r.target.c_str(), r.threads, r.ms, r.width * double(r.height) / (r.ms * 1e3),
-        r.speedup, r.upload_ms, r.gpu_ms, r.readback_ms, i + 1 < results.size() ? "," : "");
+        r.kernel.c_str(), r.width, r.height, r.format.c_str(),
+        r.backend.c_str(), r.target.c_str(), r.threads, r.ms,
+        r.width * double(r.height) / (r.ms * 1e3), r.speedup, r.upload_ms,
+        r.gpu_ms, r.readback_ms, i + 1 < results.size() ? "," : "");
   }
   std::printf("]\n");
 }
@@ -580,12 +619,14 @@ bool parse(int argc, char** argv, Options* o) {
       o->targets = split(argv[++i]);
     } else if (a == "--threads" && has_value) {
       o->threads.clear();
-      for (const std::string& t : split(argv[++i])) o->threads.push_back(std::stoi(t));
+      for (const std::string& t : split(argv[++i]))
+        o->threads.push_back(std::stoi(t));
     } else if (a == "--sizes" && has_value) {
       o->sizes.clear();
       for (const std::string& s : split(argv[++i])) {
         int w = 0, h = 0;
-        if (std::sscanf(s.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1) return false;
+        if (std::sscanf(s.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1)
+          return false;
         o->sizes.push_back({w, h});
       }
     } else if (a == "--formats" && has_value) {
@@ -595,7 +636,8 @@ bool parse(int argc, char** argv, Options* o) {
         for (auto list : {std::span<const PixelFormat>(kAllPixelFormats),
                           std::span<const PixelFormat>(kTenBitPixelFormats)})
           for (PixelFormat p : list)
-            if (pixel_format_name(p) == f) o->formats.push_back(p), found = true;
+            if (pixel_format_name(p) == f)
+              o->formats.push_back(p), found = true;
         if (!found) return false;
       }
     } else if (a == "--rotate" && has_value) {
@@ -620,40 +662,56 @@ bool parse(int argc, char** argv, Options* o) {
 int main(int argc, char** argv) {
   daedalus::Options options;
   if (!daedalus::parse(argc, argv, &options)) {
-    std::fprintf(stderr,
-                 "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes 1920x1080,...]\n"
-                 "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] [--json]\n"
-                 "       [--targets AVX3,AVX2,...] [--rotate FRAMES] [--auto [--budget MS]]\n"
-                 "       [--damage] [--runs N] [--cpu-clock]\n"
-                 "--cpu-clock: time calls by the calling thread's CPU time (1-thread rows\n"
-                 "only; for a machine so loaded that the thread waits for a core).\n"
-                 "--targets: what to time of the cpu side: Highway targets by name (AVX3,\n"
-                 "AVX2, NEON, ...) and scalar, the baseline (default: all of them; without\n"
-                 "scalar, x scalar is -1). For profiling one target with perf.\n"
-                 "--rotate: frames each timing cycles through (default 1: hot in cache,\n"
-                 "as PERF_ANCHORS; 4 or more: a stream's frames, beyond a core's L2).\n"
-                 "--runs: exactly N calls per row instead of --min-time (for counting\n"
-                 "instructions: tools/insn-count/count.sh).\n"
-                 "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
-                 "deblock-vp9-8, -16: mode=vp9 filter-level=32 at block-size 8 and 16 on\n"
-                 "flat blocks (every edge filtered by the wide filters); deblock-h264-8,\n"
-                 "-16: deblock's settings at those block sizes on the same content.\n"
-                 "deblock-dctN-flat, -texture: mode=dct qp=44 shifts=N (1, 4, 8) on those\n"
-                 "flat blocks (every AC under the threshold) and on textured waves.\n"
-                 "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 dy=0.7.\n"
-                 "10-bit formats (I420_10LE, I422_10LE, Y444_10LE, P010_10LE): cdef,\n"
-                 "mc, deblock, deblock-vp9-*, deblock-h264-* (their 8-bit content times 4\n"
-                 "plus 0..3), scalar and cpu rows (the other kernels and the gpu refuse\n"
-                 "them).\n"
-                 "Backends: scalar; cpu per Highway target and thread count; gpu with frames\n"
-                 "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"
-                 "hybrid: rows split by the cpu (most threads) and staged gpu speeds.\n"
-                 "-1: not measured.\n"
-                 "--damage: the damage estimator per frame (scalar, each target) against\n"
-                 "the chain at the strongest auto setting, cpu backend, 1 thread.\n"
-                 "--auto: backend=auto's trial per kernel, size and format (its own\n"
-                 "synthetic frame, --budget ms, default 200) and the backend it picks.\n"
-                 "The gpu device follows $DAEDALUS_VULKAN_DEVICE.\n");
+    std::fprintf(
+        stderr,
+        "usage: daedalus-bench [--kernels deblock,cdef,mc] [--sizes "
+        "1920x1080,...]\n"
+        "       [--formats I420,NV12,...] [--threads 1,2] [--min-time SECONDS] "
+        "[--json]\n"
+        "       [--targets AVX3,AVX2,...] [--rotate FRAMES] [--auto [--budget "
+        "MS]]\n"
+        "       [--damage] [--runs N] [--cpu-clock]\n"
+        "--cpu-clock: time calls by the calling thread's CPU time (1-thread "
+        "rows\n"
+        "only; for a machine so loaded that the thread waits for a core).\n"
+        "--targets: what to time of the cpu side: Highway targets by name "
+        "(AVX3,\n"
+        "AVX2, NEON, ...) and scalar, the baseline (default: all of them; "
+        "without\n"
+        "scalar, x scalar is -1). For profiling one target with perf.\n"
+        "--rotate: frames each timing cycles through (default 1: hot in "
+        "cache,\n"
+        "as PERF_ANCHORS; 4 or more: a stream's frames, beyond a core's L2).\n"
+        "--runs: exactly N calls per row instead of --min-time (for counting\n"
+        "instructions: tools/insn-count/count.sh).\n"
+        "Workloads: deblock qp=51 bs=2 block-size=4 (every edge filtered);\n"
+        "deblock-vp9-8, -16: mode=vp9 filter-level=32 at block-size 8 and 16 "
+        "on\n"
+        "flat blocks (every edge filtered by the wide filters); "
+        "deblock-h264-8,\n"
+        "-16: deblock's settings at those block sizes on the same content.\n"
+        "deblock-dctN-flat, -texture: mode=dct qp=44 shifts=N (1, 4, 8) on "
+        "those\n"
+        "flat blocks (every AC under the threshold) and on textured waves.\n"
+        "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 "
+        "dy=0.7.\n"
+        "10-bit formats (I420_10LE, I422_10LE, Y444_10LE, P010_10LE): cdef,\n"
+        "mc, deblock, deblock-vp9-*, deblock-h264-* (their 8-bit content times "
+        "4\n"
+        "plus 0..3), scalar and cpu rows (the other kernels and the gpu "
+        "refuse\n"
+        "them).\n"
+        "Backends: scalar; cpu per Highway target and thread count; gpu with "
+        "frames\n"
+        "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"
+        "hybrid: rows split by the cpu (most threads) and staged gpu speeds.\n"
+        "-1: not measured.\n"
+        "--damage: the damage estimator per frame (scalar, each target) "
+        "against\n"
+        "the chain at the strongest auto setting, cpu backend, 1 thread.\n"
+        "--auto: backend=auto's trial per kernel, size and format (its own\n"
+        "synthetic frame, --budget ms, default 200) and the backend it picks.\n"
+        "The gpu device follows $DAEDALUS_VULKAN_DEVICE.\n");
     return 2;
   }
   if (options.auto_trial) {

@@ -41,15 +41,18 @@ const char* const kBranches[] = {"source", "damaged", "deblock", "cdef",
 
 std::string pipeline_description(const Options& o) {
   char source[1024], size[64] = "";
-  if (o.width > 0) std::snprintf(size, sizeof size, ",width=%d,height=%d", o.width, o.height);
+  if (o.width > 0)
+    std::snprintf(size, sizeof size, ",width=%d,height=%d", o.width, o.height);
   if (o.image.empty())
-    std::snprintf(source, sizeof source, "videotestsrc pattern=%s %s num-buffers=%d",
+    std::snprintf(source, sizeof source,
+                  "videotestsrc pattern=%s %s num-buffers=%d",
                   o.pattern.c_str(), o.source_props.c_str(), o.frames);
   else
-    std::snprintf(source, sizeof source,
-                  "filesrc location=\"%s\" ! pngdec ! imagefreeze num-buffers=%d ! "
-                  "videoconvert ! videoscale",
-                  o.image.c_str(), o.frames);
+    std::snprintf(
+        source, sizeof source,
+        "filesrc location=\"%s\" ! pngdec ! imagefreeze num-buffers=%d ! "
+        "videoconvert ! videoscale",
+        o.image.c_str(), o.frames);
   char buf[4096];
   std::snprintf(
       buf, sizeof buf,
@@ -71,7 +74,8 @@ bool parse_options(int argc, char** argv, Options* o) {
   GOptionEntry entries[] = {
       {"pattern", 0, 0, G_OPTION_ARG_STRING, nullptr,
        "a videotestsrc pattern instead of the image (e.g. zone-plate)", "NAME"},
-      {"frames", 'n', 0, G_OPTION_ARG_INT, &o->frames, "frames (default 30)", "N"},
+      {"frames", 'n', 0, G_OPTION_ARG_INT, &o->frames, "frames (default 30)",
+       "N"},
       {"width", 0, 0, G_OPTION_ARG_INT, &o->width,
        "width (default: the image's; a pattern's 640)", "W"},
       {"height", 0, 0, G_OPTION_ARG_INT, &o->height,
@@ -116,13 +120,15 @@ bool parse_options(int argc, char** argv, Options* o) {
   if (o->image.empty() && o->width == 0) o->width = 640, o->height = 360;
   if (o->frames < 1 || o->width < 0 || o->height < 0 ||
       (o->width == 0) != (o->height == 0)) {
-    std::fprintf(stderr, "daedalus-demo: frames must be positive, and the "
-                         "size both positive or both left out\n");
+    std::fprintf(stderr,
+                 "daedalus-demo: frames must be positive, and the "
+                 "size both positive or both left out\n");
     return false;
   }
   if (!o->image.empty() && !g_file_test(o->image.c_str(), G_FILE_TEST_EXISTS)) {
-    std::fprintf(stderr, "daedalus-demo: %s is missing (apt-get install "
-                         "python3-skimage, or pass --image or --pattern)\n",
+    std::fprintf(stderr,
+                 "daedalus-demo: %s is missing (apt-get install "
+                 "python3-skimage, or pass --image or --pattern)\n",
                  o->image.c_str());
     return false;
   }
@@ -151,7 +157,8 @@ struct Score {
   uint64_t sse_y = 0, samples_y = 0, sse_all = 0, samples_all = 0;
   void add(const daedalus::ConstFrame& ref, const daedalus::ConstFrame& f) {
     for (int p = 0; p < ref.num_planes; p++) {
-      const uint64_t sse = daedalus::sum_squared_error(ref.planes[p], f.planes[p]);
+      const uint64_t sse =
+          daedalus::sum_squared_error(ref.planes[p], f.planes[p]);
       const uint64_t n = uint64_t(ref.planes[p].width) * ref.planes[p].height;
       if (p == 0) sse_y += sse, samples_y += n;
       sse_all += sse, samples_all += n;
@@ -165,11 +172,12 @@ int write_pngs(const Options& o, GstSample* const* samples) {
   constexpr int kCount = G_N_ELEMENTS(kBranches);
   std::string error;
   for (int b = 0; b < kCount; b++)
-    if (!daedalus::demo::write_png(samples[b], o.output + "/" + kBranches[b] + ".png",
-                                   &error))
+    if (!daedalus::demo::write_png(
+            samples[b], o.output + "/" + kBranches[b] + ".png", &error))
       break;
   if (error.empty()) {
-    GstSample* both = daedalus::demo::side_by_side(samples[1], samples[kCount - 1]);
+    GstSample* both =
+        daedalus::demo::side_by_side(samples[1], samples[kCount - 1]);
     if (!both)
       error = "cannot put the frames side by side";
     else
@@ -199,8 +207,9 @@ std::string what_auto_chose(GstElement* pipeline, const Options& o) {
         std::string(GST_OBJECT_NAME(GST_MESSAGE_SRC(m))) == "chain-deblock") {
       gint level = 0, blk = 0, act = 0, spacing = 0, gx = 0, gy = 0;
       gst_structure_get(s, "level", G_TYPE_INT, &level, "blk", G_TYPE_INT, &blk,
-                        "act", G_TYPE_INT, &act, "spacing", G_TYPE_INT, &spacing,
-                        "grid-x", G_TYPE_INT, &gx, "grid-y", G_TYPE_INT, &gy, nullptr);
+                        "act", G_TYPE_INT, &act, "spacing", G_TYPE_INT,
+                        &spacing, "grid-x", G_TYPE_INT, &gx, "grid-y",
+                        G_TYPE_INT, &gy, nullptr);
       char line[256];
       std::snprintf(line, sizeof line,
                     "estimated damage: level %d of 7 (block steps %.2f samples "
@@ -233,12 +242,14 @@ std::string what_auto_chose(GstElement* pipeline, const Options& o) {
 
 int run(const Options& o) {
   GError* err = nullptr;
-  GstElement* pipeline = gst_parse_launch(pipeline_description(o).c_str(), &err);
+  GstElement* pipeline =
+      gst_parse_launch(pipeline_description(o).c_str(), &err);
   if (!pipeline || err) {
-    std::fprintf(stderr,
-                 "daedalus-demo: cannot build the pipeline: %s\n"
-                 "(is the plugin on GST_PLUGIN_PATH? run through `meson devenv`)\n",
-                 err ? err->message : "unknown error");
+    std::fprintf(
+        stderr,
+        "daedalus-demo: cannot build the pipeline: %s\n"
+        "(is the plugin on GST_PLUGIN_PATH? run through `meson devenv`)\n",
+        err ? err->message : "unknown error");
     g_clear_error(&err);
     if (pipeline) gst_object_unref(pipeline);
     return 1;
@@ -246,7 +257,8 @@ int run(const Options& o) {
   constexpr int kCount = G_N_ELEMENTS(kBranches);
   GstAppSink* sinks[kCount];
   for (int b = 0; b < kCount; b++)
-    sinks[b] = GST_APP_SINK(gst_bin_get_by_name(GST_BIN(pipeline), kBranches[b]));
+    sinks[b] =
+        GST_APP_SINK(gst_bin_get_by_name(GST_BIN(pipeline), kBranches[b]));
 
   std::filesystem::create_directories(o.output);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
@@ -264,11 +276,12 @@ int run(const Options& o) {
       daedalus::demo::MappedSample ref(samples[0]);
       for (int b = 1; b < kCount; b++) {
         daedalus::demo::MappedSample m(samples[b]);
-        if (!ref.valid() || !m.valid()) status = 1;
-        else scores[b].add(ref.frame(), m.frame());
+        if (!ref.valid() || !m.valid())
+          status = 1;
+        else
+          scores[b].add(ref.frame(), m.frame());
       }
-      if (frames == png_frame && status == 0)
-        status = write_pngs(o, samples);
+      if (frames == png_frame && status == 0) status = write_pngs(o, samples);
     }
     for (GstSample* s : samples)
       if (s) gst_sample_unref(s);
@@ -282,8 +295,8 @@ int run(const Options& o) {
   if (status != 0) return status;
 
   if (o.image.empty())
-    std::printf("daedalus demo: videotestsrc pattern=%s %dx%d", o.pattern.c_str(),
-                o.width, o.height);
+    std::printf("daedalus demo: videotestsrc pattern=%s %dx%d",
+                o.pattern.c_str(), o.width, o.height);
   else
     std::printf("daedalus demo: %s", o.image.c_str());
   std::printf(", %d frames, JPEG quality %d\n", frames, o.quality);
@@ -297,17 +310,19 @@ int run(const Options& o) {
   const double damaged =
       daedalus::psnr_from_sse(scores[1].sse_all, scores[1].samples_all);
   for (int b = 1; b < kCount; b++) {
-    const double y = daedalus::psnr_from_sse(scores[b].sse_y, scores[b].samples_y);
+    const double y =
+        daedalus::psnr_from_sse(scores[b].sse_y, scores[b].samples_y);
     const double all =
         daedalus::psnr_from_sse(scores[b].sse_all, scores[b].samples_all);
     std::printf("%-14s %9.3f %9.3f %+14.3f\n", kBranches[b], y, all,
                 all - damaged);
   }
-  std::printf("\nframe %d written as PNG to %s/{%s,%s,%s,%s,%s}.png, and the "
-              "damaged and the deblock-cdef frame side by side to "
-              "%s/before-after.png\n",
-              png_frame, o.output.c_str(), kBranches[0], kBranches[1],
-              kBranches[2], kBranches[3], kBranches[4], o.output.c_str());
+  std::printf(
+      "\nframe %d written as PNG to %s/{%s,%s,%s,%s,%s}.png, and the "
+      "damaged and the deblock-cdef frame side by side to "
+      "%s/before-after.png\n",
+      png_frame, o.output.c_str(), kBranches[0], kBranches[1], kBranches[2],
+      kBranches[3], kBranches[4], o.output.c_str());
   return 0;
 }
 

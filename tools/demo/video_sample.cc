@@ -20,8 +20,10 @@ ConstFrame MappedSample::frame() const {
   ConstFrame f;
   const GstVideoFormatInfo* finfo = video_frame_.info.finfo;
   f.num_planes = GST_VIDEO_FRAME_N_COMPONENTS(&video_frame_);
-  f.chroma_shift_x = f.num_planes > 1 ? GST_VIDEO_FORMAT_INFO_W_SUB(finfo, 1) : 0;
-  f.chroma_shift_y = f.num_planes > 1 ? GST_VIDEO_FORMAT_INFO_H_SUB(finfo, 1) : 0;
+  f.chroma_shift_x =
+      f.num_planes > 1 ? GST_VIDEO_FORMAT_INFO_W_SUB(finfo, 1) : 0;
+  f.chroma_shift_y =
+      f.num_planes > 1 ? GST_VIDEO_FORMAT_INFO_H_SUB(finfo, 1) : 0;
   for (int c = 0; c < f.num_planes; c++) {
     auto* frame = const_cast<GstVideoFrame*>(&video_frame_);
     f.planes[c] = {
@@ -40,7 +42,8 @@ GstSample* side_by_side(GstSample* left, GstSample* right) {
       GST_VIDEO_INFO_FORMAT(&in) != GST_VIDEO_FORMAT_I420)
     return nullptr;
   GstVideoInfo out;
-  gst_video_info_set_format(&out, GST_VIDEO_FORMAT_I420, 2 * in.width, in.height);
+  gst_video_info_set_format(&out, GST_VIDEO_FORMAT_I420, 2 * in.width,
+                            in.height);
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, out.size, nullptr);
   GstVideoFrame dst;
   gst_video_frame_map(&dst, &out, buffer, GST_MAP_WRITE);
@@ -54,12 +57,14 @@ GstSample* side_by_side(GstSample* left, GstSample* right) {
       auto* to = static_cast<uint8_t*>(GST_VIDEO_FRAME_COMP_DATA(&dst, p));
       const int stride = GST_VIDEO_FRAME_COMP_STRIDE(&dst, p);
       for (int y = 0; y < from.height; y++)
-        std::memcpy(to + y * stride + half * from.width, from.row(y), from.width);
+        std::memcpy(to + y * stride + half * from.width, from.row(y),
+                    from.width);
     }
   }
   gst_video_frame_unmap(&dst);
   GstCaps* caps = gst_video_info_to_caps(&out);
-  GstSample* sample = ok ? gst_sample_new(buffer, caps, nullptr, nullptr) : nullptr;
+  GstSample* sample =
+      ok ? gst_sample_new(buffer, caps, nullptr, nullptr) : nullptr;
   gst_caps_unref(caps);
   gst_buffer_unref(buffer);
   return sample;
@@ -71,7 +76,8 @@ bool write_png(GstSample* sample, const std::string& path, std::string* error) {
   GstSample* png = gst_video_convert_sample(sample, png_caps, GST_SECOND, &err);
   gst_caps_unref(png_caps);
   if (!png) {
-    *error = err ? err->message : "PNG conversion failed (is pngenc installed?)";
+    *error =
+        err ? err->message : "PNG conversion failed (is pngenc installed?)";
     g_clear_error(&err);
     return false;
   }

@@ -20,8 +20,10 @@ CHAIN = "daedalusdeblock ! daedaluscdef"
 
 
 def _gain(m, base):
-    return dict(psnr=m["psnr_yuv"] - base["psnr_yuv"],
-                **{"ssim_" + p: m["ssim_" + p] - base["ssim_" + p] for p in yuv.PLANES})
+    return dict(
+        psnr=m["psnr_yuv"] - base["psnr_yuv"],
+        **{"ssim_" + p: m["ssim_" + p] - base["ssim_" + p] for p in yuv.PLANES}
+    )
 
 
 def best_gain(rows, tool):
@@ -71,31 +73,60 @@ def report(results):
     """The tables of docs/quality.md's auto-strength section, as markdown.
     Means compare like with like: over the clips that have baselines."""
     rs = [r for r in results.values() if r["kind"] == "clean" or r.get("ffmpeg_best") is not None]
-    md = ["| clips | n | defaults: dPSNR-YUV mean (worst) | dSSIM-Y x1000 mean (worst plane, any clip) "
-          "| FFmpeg best per clip | daedalus grid best per clip |", "|---|---|---|---|---|---|"]
+    md = [
+        "| clips | n | defaults: dPSNR-YUV mean (worst) | dSSIM-Y x1000 mean (worst plane, any clip) "
+        "| FFmpeg best per clip | daedalus grid best per clip |",
+        "|---|---|---|---|---|---|",
+    ]
     for kind in ("damaged", "light"):
         k = [r for r in rs if r["kind"] == kind]
-        md.append("| %s | %d | %+.3f (%+.3f) | %+.2f (%+.2f) | %+.3f | %+.3f |" % (
-            kind, len(k), _mean(r["psnr"] for r in k), min((r["psnr"] for r in k), default=math.nan),
-            1000 * _mean(r["ssim_y"] for r in k),
-            1000 * min((r["ssim_" + p] for r in k for p in yuv.PLANES), default=math.nan),
-            _mean(r["ffmpeg_best"] for r in k), _mean(r["daedalus_best"] for r in k)))
+        md.append(
+            "| %s | %d | %+.3f (%+.3f) | %+.2f (%+.2f) | %+.3f | %+.3f |"
+            % (
+                kind,
+                len(k),
+                _mean(r["psnr"] for r in k),
+                min((r["psnr"] for r in k), default=math.nan),
+                1000 * _mean(r["ssim_y"] for r in k),
+                1000 * min((r["ssim_" + p] for r in k for p in yuv.PLANES), default=math.nan),
+                _mean(r["ffmpeg_best"] for r in k),
+                _mean(r["daedalus_best"] for r in k),
+            )
+        )
     clean = [r for r in results.values() if r["kind"] == "clean"]
     md.append("")
-    md.append("Clean clips passed through bit for bit: %d of %d." % (
-        sum(r["identical"] for r in clean), len(clean)))
-    for title, field, names in (("damage", "codec", list(damage.CORPUS_CODECS)),
-                                ("content (size)", "where",
-                                 sorted({"%s %s" % (r["content"], r["size"]) for r in rs}))):
-        md += ["", "| damaged clips by %s | defaults | FFmpeg best per clip | daedalus grid best |" % title,
-               "|---|---|---|---|"]
+    md.append(
+        "Clean clips passed through bit for bit: %d of %d."
+        % (sum(r["identical"] for r in clean), len(clean))
+    )
+    for title, field, names in (
+        ("damage", "codec", list(damage.CORPUS_CODECS)),
+        ("content (size)", "where", sorted({"%s %s" % (r["content"], r["size"]) for r in rs})),
+    ):
+        md += [
+            "",
+            "| damaged clips by %s | defaults | FFmpeg best per clip | daedalus grid best |"
+            % title,
+            "|---|---|---|---|",
+        ]
         for name in names:
-            k = [r for r in rs if r["kind"] == "damaged" and
-                 (r["codec"] if field == "codec" else "%s %s" % (r["content"], r["size"])) == name]
+            k = [
+                r
+                for r in rs
+                if r["kind"] == "damaged"
+                and (r["codec"] if field == "codec" else "%s %s" % (r["content"], r["size"]))
+                == name
+            ]
             if k:
-                md.append("| %s | %+.3f | %+.3f | %+.3f |" % (
-                    name, _mean(r["psnr"] for r in k), _mean(r["ffmpeg_best"] for r in k),
-                    _mean(r["daedalus_best"] for r in k)))
+                md.append(
+                    "| %s | %+.3f | %+.3f | %+.3f |"
+                    % (
+                        name,
+                        _mean(r["psnr"] for r in k),
+                        _mean(r["ffmpeg_best"] for r in k),
+                        _mean(r["daedalus_best"] for r in k),
+                    )
+                )
     worst = sorted((r["psnr"], key) for key, r in results.items() if r["kind"] != "clean")[:5]
     md += ["", "Worst clips: " + ", ".join("%s %+.3f" % (k, g) for g, k in worst) + "."]
     return "\n".join(md) + "\n"

@@ -84,8 +84,16 @@ def sweep_clip(ref_path, dmg_path, w, h, codec, workdir, extra):
         b = best_of(rows, tool)
         out = os.path.join(workdir, "best.yuv")
         (filters.run_gst if tool == "gst" else filters.run_ffmpeg)(
-            [b["setting"]], dmg_path, w, h, [out])
-        rows.append(dict(extra, tool=tool, setting=b["setting"], stage="best",
-                         **yuv.compare(ref, yuv.read_i420(out, w, h))))
+            [b["setting"]], dmg_path, w, h, [out]
+        )
+        rows.append(
+            dict(
+                extra,
+                tool=tool,
+                setting=b["setting"],
+                stage="best",
+                **yuv.compare(ref, yuv.read_i420(out, w, h))
+            )
+        )
         os.remove(out)
     return rows

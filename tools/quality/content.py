@@ -18,8 +18,10 @@ SIZES = {"720p": (1280, 720), "1080p": (1920, 1080)}
 # 720p windows are cut from it at 0.9x to 1.0x, so they hold about the detail
 # of the photos themselves; 1080p ones from the montage upscaled 1.5x.
 _ROW = 400
-_MONTAGE = (("coffee", "stereo_motorcycle", "astronaut"),
-            ("chelsea", "rocket", "astronaut-mirrored"))
+_MONTAGE = (
+    ("coffee", "stereo_motorcycle", "astronaut"),
+    ("chelsea", "rocket", "astronaut-mirrored"),
+)
 
 # The estimator's corpus adds two canvases of other pictures (all from
 # python3-skimage): `retina` (retina.jpg, 1411x1411, a fundus photograph:
@@ -59,8 +61,10 @@ def montage():
     rows = []
     for names in _MONTAGE:
         imgs = [_photo(n).astype(np.float64) / 255.0 for n in names]
-        imgs = [rescale(im, _ROW / im.shape[0], order=3, channel_axis=2,
-                        anti_aliasing=True) for im in imgs]
+        imgs = [
+            rescale(im, _ROW / im.shape[0], order=3, channel_axis=2, anti_aliasing=True)
+            for im in imgs
+        ]
         rows.append(np.concatenate(imgs, axis=1))
     width = min(r.shape[1] for r in rows)
     return np.clip(np.concatenate([r[:, :width] for r in rows]), 0, 1)
@@ -76,10 +80,12 @@ def canvas_for(clip, montage_canvas=None):
         return skimage.data.retina().astype(np.float64) / 255.0
     rows = []
     for names in _TEXTURES:
-        imgs = [getattr(skimage.data, n)()[:512, :512].astype(np.float64) / 255.0
-                for n in names]
-        rows.append(np.concatenate([im if im.ndim == 3 else np.repeat(im[..., None], 3, axis=2)
-                                    for im in imgs], axis=1))
+        imgs = [getattr(skimage.data, n)()[:512, :512].astype(np.float64) / 255.0 for n in names]
+        rows.append(
+            np.concatenate(
+                [im if im.ndim == 3 else np.repeat(im[..., None], 3, axis=2) for im in imgs], axis=1
+            )
+        )
     return np.concatenate(rows)
 
 
@@ -93,8 +99,7 @@ def _windows(canvas, clip, w, h, frames):
         s = width / w
         # warp() maps output coordinates to input ones.
         m = AffineTransform(scale=(s, s), translation=(left, top))
-        yield np.clip(warp(canvas, m, output_shape=(h, w), order=3,
-                           mode="edge"), 0, 1)
+        yield np.clip(warp(canvas, m, output_shape=(h, w), order=3, mode="edge"), 0, 1)
 
 
 def make_clip(name, size, frames, path, canvas=None):
@@ -112,8 +117,10 @@ def make_clip(name, size, frames, path, canvas=None):
         write_i420(path, [np.stack(p) for p in planes])
     else:
         tmp = path + ".part"
-        cmd = ("gst-launch-1.0 -q videotestsrc %s num-buffers=%d ! "
-               "video/x-raw,format=I420,width=%d,height=%d,framerate=30/1 ! "
-               "filesink location=%s" % (PATTERNS[name], frames, w, h, tmp))
+        cmd = (
+            "gst-launch-1.0 -q videotestsrc %s num-buffers=%d ! "
+            "video/x-raw,format=I420,width=%d,height=%d,framerate=30/1 ! "
+            "filesink location=%s" % (PATTERNS[name], frames, w, h, tmp)
+        )
         subprocess.run(cmd.split(), check=True)
         os.replace(tmp, path)

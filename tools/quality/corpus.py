@@ -15,9 +15,15 @@ FRAMES = 4  # an I, two B and a P frame of the MPEG-2 GOP
 # Four natural contents (photos-pan and photos-zoom share their photos;
 # retina-pan and textures-pan show others), one synthetic one for ringing,
 # 720p, and two of the natural ones at 1080p.
-CLIPS = (("photos-pan", "720p"), ("photos-zoom", "720p"), ("retina-pan", "720p"),
-         ("textures-pan", "720p"), ("spokes", "720p"),
-         ("photos-pan", "1080p"), ("retina-pan", "1080p"))
+CLIPS = (
+    ("photos-pan", "720p"),
+    ("photos-zoom", "720p"),
+    ("retina-pan", "720p"),
+    ("textures-pan", "720p"),
+    ("spokes", "720p"),
+    ("photos-pan", "1080p"),
+    ("retina-pan", "1080p"),
+)
 CODECS = damage.CORPUS_CODECS
 
 
@@ -31,8 +37,7 @@ class Corpus(folders.ClipFolders):
 
     def clips(self):
         """Every (content, size, codec, q, kind) of the corpus."""
-        return [(c, size, codec, q, kind) for c, size in CLIPS
-                for codec, q, kind in variants()]
+        return [(c, size, codec, q, kind) for c, size in CLIPS for codec, q, kind in variants()]
 
 
 def make(corpus, log, load, save, force=False, clips=CLIPS):
@@ -54,7 +59,8 @@ def make(corpus, log, load, save, force=False, clips=CLIPS):
         key = "%s-%s-%s" % (c, size, damage.label(codec, q))
         if key not in info or not os.path.exists(corpus.dmg(c, size, codec, q)):
             log("corpus damage %s" % key)
-            info[key] = damage.damage(codec, q, corpus.src(c, size), w, h,
-                                      corpus.dmg(c, size, codec, q))
+            info[key] = damage.damage(
+                codec, q, corpus.src(c, size), w, h, corpus.dmg(c, size, codec, q)
+            )
             save(info_path, info)
     return info

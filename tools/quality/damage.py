@@ -9,19 +9,23 @@ import subprocess
 # MPEG-2/4 and MJPEG take -qscale (2..31, MPEG units); H.264 a constant QP
 # (x264 codes I frames 3 lower), with its in-loop deblocking off.
 CODECS = {
-    "mpeg2": ("-c:v mpeg2video -qscale:v {q} -g 12 -bf 2", "m2v", 8,
-              [3, 6, 12, 24]),
+    "mpeg2": ("-c:v mpeg2video -qscale:v {q} -g 12 -bf 2", "m2v", 8, [3, 6, 12, 24]),
     "mpeg4": ("-c:v mpeg4 -qscale:v {q} -g 12", "m4v", 8, [3, 6, 12, 24]),
-    "h264": ("-c:v libx264 -preset medium -qp {q} -x264-params no-deblock=1",
-             "264", 4, [24, 32, 38, 44]),
+    "h264": (
+        "-c:v libx264 -preset medium -qp {q} -x264-params no-deblock=1",
+        "264",
+        4,
+        [24, 32, 38, 44],
+    ),
     "mjpeg": ("-c:v mjpeg -qscale:v {q}", "mjpeg", 8, [3, 8, 16, 31]),
 }
 
 # The estimator's corpus (corpus.py) adds H.264 with its in-loop deblocking
 # on: damage that a decoder has already filtered, which an automatic
 # setting must recognise and leave (mostly) alone.
-CORPUS_CODECS = dict(CODECS, h264lf=(
-    "-c:v libx264 -preset medium -qp {q}", "264", 4, [24, 32, 38, 44]))
+CORPUS_CODECS = dict(
+    CODECS, h264lf=("-c:v libx264 -preset medium -qp {q}", "264", 4, [24, 32, 38, 44])
+)
 
 
 def variants(codecs=None):
@@ -51,12 +55,15 @@ def damage(codec, q, src, w, h, out_yuv):
     coded = out_yuv[: -len(".yuv")] + "." + suffix
     pf = _pix_fmt(codec)
     ff = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y"]
-    subprocess.run(ff + ["-f", "rawvideo", "-pix_fmt", pf, "-s", "%dx%d" % (w, h),
-                         "-r", "30", "-i", src] + args.format(q=q).split()
-                   + [coded], check=True)
+    subprocess.run(
+        ff
+        + ["-f", "rawvideo", "-pix_fmt", pf, "-s", "%dx%d" % (w, h), "-r", "30", "-i", src]
+        + args.format(q=q).split()
+        + [coded],
+        check=True,
+    )
     tmp = out_yuv + ".part"
-    subprocess.run(ff + ["-i", coded, "-f", "rawvideo", "-pix_fmt", pf, tmp],
-                   check=True)
+    subprocess.run(ff + ["-i", coded, "-f", "rawvideo", "-pix_fmt", pf, tmp], check=True)
     os.replace(tmp, out_yuv)
     size = os.path.getsize(coded)
     os.remove(coded)

@@ -41,6 +41,7 @@ import estimate
 import filters
 import levels
 
+
 def dct_props(qp, shifts):
     return "daedalusdeblock mode=dct qp=%d shifts=%d" % (qp, shifts)
 
@@ -62,12 +63,30 @@ def ladder(shifts):
     auto_strength.cc), as settings."""
     d = lambda q: dct_props(q, shifts)
     c = lambda q, r: chain(q, r, shifts)
-    return [d(22), d(26), d(30), c(30, 1), d(34), d(38), c(38, 1), c(38, 4), d(42),
-            c(42, 1), c(42, 4), d(46), c(46, 4), c(46, 6), d(50), c(50, 4), c(50, 6)]
+    return [
+        d(22),
+        d(26),
+        d(30),
+        c(30, 1),
+        d(34),
+        d(38),
+        c(38, 1),
+        c(38, 4),
+        d(42),
+        c(42, 1),
+        c(42, 4),
+        d(46),
+        c(46, 4),
+        c(46, 6),
+        d(50),
+        c(50, 4),
+        c(50, 6),
+    ]
 
 
 SETTINGS = [dct_props(q, s) for s in SHIFTS for q in QPS] + [
-    chain(q, r, s) for s in SHIFT_LADDERS for q in CHAIN_QPS for r in CDEF_RUNGS]
+    chain(q, r, s) for s in SHIFT_LADDERS for q in CHAIN_QPS for r in CDEF_RUNGS
+]
 
 
 def run_settings(cp, workdir, log):
@@ -79,9 +98,11 @@ def run_settings(cp, workdir, log):
             log("dct %s" % key)
 
 
-_LOG_LINE = re.compile(r"frame (\d+): damage level (\d+) \(measure (\d+)/256\), "
-                       r"rung (\d+) \(quantiser (\d+)/16, dead zone qp (\d+), "
-                       r"zero excess (\d+)/65536\)")
+_LOG_LINE = re.compile(
+    r"frame (\d+): damage level (\d+) \(measure (\d+)/256\), "
+    r"rung (\d+) \(quantiser (\d+)/16, dead zone qp (\d+), "
+    r"zero excess (\d+)/65536\)"
+)
 
 
 def element_probe(cp, c):
@@ -89,15 +110,28 @@ def element_probe(cp, c):
     line: level, quantiser (1/16 qp), dead_zone_qp, zero_excess."""
     w, h = content.SIZES[c["size"]]
     env = dict(os.environ, GST_DEBUG="daedalusdeblock:6", GST_DEBUG_NO_COLOR="1")
-    cmd = ["gst-launch-1.0", "-q", "filesrc",
-           "location=" + cp.dmg(c["content"], c["size"], c["codec"], c["q"]), "!",
-           "rawvideoparse", "width=%d" % w, "height=%d" % h, "format=i420",
-           "framerate=30/1", "!", "daedalusdeblock", "!", "fakesink"]
+    cmd = [
+        "gst-launch-1.0",
+        "-q",
+        "filesrc",
+        "location=" + cp.dmg(c["content"], c["size"], c["codec"], c["q"]),
+        "!",
+        "rawvideoparse",
+        "width=%d" % w,
+        "height=%d" % h,
+        "format=i420",
+        "framerate=30/1",
+        "!",
+        "daedalusdeblock",
+        "!",
+        "fakesink",
+    ]
     log = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stderr
     last = _LOG_LINE.findall(log)[-1]
     frames, level, _, _, quantiser, dead_zone, excess = map(int, last)
-    return dict(frames=frames, level=level, quantiser=quantiser, dead_zone_qp=dead_zone,
-                zero_excess=excess)
+    return dict(
+        frames=frames, level=level, quantiser=quantiser, dead_zone_qp=dead_zone, zero_excess=excess
+    )
 
 
 def _best(table, pick):
@@ -121,12 +155,18 @@ def _ffmpeg_best(cp, key):
 
 def _fit(clips, shifts):
     tol = estimate.LIGHT_TOLERANCE_DB
-    gains = [[0.0] + [-math.inf] * (len(c["ladders"][shifts]) - 1) if c["kind"] == "clean" else
-             [g if c["kind"] != "light" or g >= -tol else -math.inf
-              for g in c["ladders"][shifts]] for c in clips]
+    gains = [
+        [0.0] + [-math.inf] * (len(c["ladders"][shifts]) - 1)
+        if c["kind"] == "clean"
+        else [g if c["kind"] != "light" or g >= -tol else -math.inf for g in c["ladders"][shifts]]
+        for c in clips
+    ]
     # Clips whose gate is closed stay on rung 0, as the element keeps them.
-    th = estimate.staircase_fit([_feature(c) for c in clips], gains,
-                                [c["kind"] == "clean" or _feature(c) < 0 for c in clips])
+    th = estimate.staircase_fit(
+        [_feature(c) for c in clips],
+        gains,
+        [c["kind"] == "clean" or _feature(c) < 0 for c in clips],
+    )
     return [max(t, 0) for t in th]
 
 
@@ -146,31 +186,45 @@ def _fit_lines(clips, shifts):
     for left_out in sorted({c["content"] for c in clips}):
         t = _fit([c for c in clips if c["content"] != left_out], shifts)
         cv.update({c["key"]: _rung(t, c) for c in clips if c["content"] == left_out})
-    md = ["", "dct ladder at %d shifts (rung 0: the level's settings):" % shifts, "",
-          "| chosen by | damaged: mean (worst) | light: mean (worst) | clean filtered |",
-          "|---|---|---|---|"]
+    md = [
+        "",
+        "dct ladder at %d shifts (rung 0: the level's settings):" % shifts,
+        "",
+        "| chosen by | damaged: mean (worst) | light: mean (worst) | clean filtered |",
+        "|---|---|---|---|",
+    ]
     ladder_of = lambda c: c["ladders"][shifts]
-    for name, rung in (("the best rung per clip (oracle)",
-                        lambda c: max(range(len(ladder_of(c))), key=lambda k: ladder_of(c)[k])),
-                       ("the staircase, fitted on all clips", lambda c: _rung(th, c)),
-                       ("the same, each content left out of its fit", lambda c: cv[c["key"]]),
-                       ("the levels alone (rung 0 everywhere)", lambda c: 0)):
+    for name, rung in (
+        (
+            "the best rung per clip (oracle)",
+            lambda c: max(range(len(ladder_of(c))), key=lambda k: ladder_of(c)[k]),
+        ),
+        ("the staircase, fitted on all clips", lambda c: _rung(th, c)),
+        ("the same, each content left out of its fit", lambda c: cv[c["key"]]),
+        ("the levels alone (rung 0 everywhere)", lambda c: 0),
+    ):
         dam = [ladder_of(c)[rung(c)] for c in clips if c["kind"] == "damaged"]
         light = [ladder_of(c)[rung(c)] for c in clips if c["kind"] == "light"]
         clean = sum(1 for c in clips if c["kind"] == "clean" and rung(c))
-        md.append("| %s | %+.3f (%+.3f) | %+.3f (%+.3f) | %d |" % (
-            name, statistics.mean(dam), min(dam), statistics.mean(light), min(light), clean))
+        md.append(
+            "| %s | %+.3f (%+.3f) | %+.3f (%+.3f) | %d |"
+            % (name, statistics.mean(dam), min(dam), statistics.mean(light), min(light), clean)
+        )
     md.append("")
-    md.append("kDctRungStart (1/16 qp, rung 1 first): {%s}" % ", ".join(
-        "%d" % math.ceil(t) if math.isfinite(t) else "INF" for t in th))
+    md.append(
+        "kDctRungStart (1/16 qp, rung 1 first): {%s}"
+        % ", ".join("%d" % math.ceil(t) if math.isfinite(t) else "INF" for t in th)
+    )
     return md
 
 
 def _family_table(title, groups):
     """Per group: the mean of each family's best per clip."""
     names = list(next(iter(groups.values()))[0])
-    md = ["| %s, best per clip | n | %s |" % (title, " | ".join(names)),
-          "|---|---|" + "---|" * len(names)]
+    md = [
+        "| %s, best per clip | n | %s |" % (title, " | ".join(names)),
+        "|---|---|" + "---|" * len(names),
+    ]
     for g, fs in sorted(groups.items()):
         cells = []
         for n in names:
@@ -188,14 +242,22 @@ def run_stage(cp, workdir, log):
     for c in clips:
         c["probe"] = p = element_probe(cp, c)
         row = "| %s | %s | %d | %d | %d | %d |" % (
-            c["key"], c["kind"], p["zero_excess"], p["dead_zone_qp"], p["quantiser"], p["level"])
+            c["key"],
+            c["kind"],
+            p["zero_excess"],
+            p["dead_zone_qp"],
+            p["quantiser"],
+            p["level"],
+        )
         if c["kind"] == "clean":
             c["ladders"] = {s: [0.0] + [-math.inf] * len(ladder(s)) for s in SHIFT_LADDERS}
             probes.append(row + " - |")
             continue
         table = json.load(open(cp.path("dctlev", c["key"] + ".json")))
         c["lg"] = levels.level_gains(cp, c)
-        c["ladders"] = {s: [c["lg"][p["level"]]] + [table[k] for k in ladder(s)] for s in SHIFT_LADDERS}
+        c["ladders"] = {
+            s: [c["lg"][p["level"]]] + [table[k] for k in ladder(s)] for s in SHIFT_LADDERS
+        }
         sixteen = {k: v for k, v in table.items() if k.endswith("shifts=16")}
         probes.append(row + " %s |" % max(sixteen, key=sixteen.get).split()[2])
         if c["kind"] == "damaged":
@@ -203,10 +265,17 @@ def run_stage(cp, workdir, log):
             f["FFmpeg best"] = _ffmpeg_best(cp, c["key"])
             groups.setdefault("%s %s" % (c["content"], c["size"]), []).append(f)
             by_damage.setdefault(c["codec"], []).append(f)
-    md = _family_table("damaged clips by content", groups) + [""] + _family_table(
-        "damaged clips by damage", by_damage)
-    md += ["", "| clip | kind | zero excess (1/65536) | dead zone qp | quantiser (1/16 qp) "
-           "| level | best dct 16 qp |", "|---|---|---|---|---|---|---|"] + probes
+    md = (
+        _family_table("damaged clips by content", groups)
+        + [""]
+        + _family_table("damaged clips by damage", by_damage)
+    )
+    md += [
+        "",
+        "| clip | kind | zero excess (1/65536) | dead zone qp | quantiser (1/16 qp) "
+        "| level | best dct 16 qp |",
+        "|---|---|---|---|---|---|---|",
+    ] + probes
     for shifts in SHIFT_LADDERS:
         md += _fit_lines(clips, shifts)
     log("\n".join(md))

@@ -67,8 +67,11 @@ def choose(rows):
     pairs = []
     for d in sweep.DEFAULT_DEBLOCKS:
         for c in sweep.DEFAULT_CDEFS:
-            keys = [("daedalus-deblock", d), ("daedalus-cdef", c),
-                    ("defaults-chain", d + " ! " + c)]
+            keys = [
+                ("daedalus-deblock", d),
+                ("daedalus-cdef", c),
+                ("defaults-chain", d + " ! " + c),
+            ]
             if all(k in stats for k in keys):
                 ok = all(passes(stats[k]) for k in keys)
                 pairs.append((not ok, -stats[keys[2]][0], d, c))
@@ -82,8 +85,11 @@ def choose(rows):
         scores = {}
         for b in sweep.blocks_for(codec):
             fs = ("daedalus-deblock", "%s block-size=%d" % (qp_bs, b))
-            vals = [g[fs] for k, g in gains.items()
-                    if k[1] == codec and kinds[k] == "damaged" and fs in g]
+            vals = [
+                g[fs]
+                for k, g in gains.items()
+                if k[1] == codec and kinds[k] == "damaged" and fs in g
+            ]
             if vals:
                 scores[b] = statistics.mean(vals)
         block[codec] = max(scores, key=scores.get) if scores else 8
@@ -95,7 +101,9 @@ def choose(rows):
         "deblock_ranked": deblock_ranked,
         "cdef_ranked": cdef_ranked,
         "chain": stats[chain] + (chain[1],) if chain in stats else None,
-        "strict_pair": [stats[("daedalus-deblock", strict[0])] + (strict[0],),
-                        stats[("daedalus-cdef", strict[1])] + (strict[1],),
-                        stats[("defaults-chain", " ! ".join(strict))] + (" ! ".join(strict),)],
+        "strict_pair": [
+            stats[("daedalus-deblock", strict[0])] + (strict[0],),
+            stats[("daedalus-cdef", strict[1])] + (strict[1],),
+            stats[("defaults-chain", " ! ".join(strict))] + (" ! ".join(strict),),
+        ],
     }

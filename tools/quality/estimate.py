@@ -40,11 +40,11 @@ import filters
 import sweep
 import yuv
 
-CLIP = 32    # a step larger than this is an edge of the picture, not a block's
-EDGE = 48    # a block with a step this large holds an edge (rings around it)
-FLAT = 1     # a block whose steps are all 0 or 1 is (nearly) constant: all
-             # but its DC quantised away, or a flat area of the picture
-SCALE = 16   # fixed point of the reported measures
+CLIP = 32  # a step larger than this is an edge of the picture, not a block's
+EDGE = 48  # a block with a step this large holds an edge (rings around it)
+FLAT = 1  # a block whose steps are all 0 or 1 is (nearly) constant: all
+# but its DC quantised away, or a flat area of the picture
+SCALE = 16  # fixed point of the reported measures
 
 # Setting ladders the staircases choose from (the baselines' grid, weakest
 # first; index 0 filters nothing).
@@ -57,13 +57,18 @@ LIGHT_TOLERANCE_DB = 0.05
 
 # --- measuring ---------------------------------------------------------------
 
+
 def profiles(plane):
     """(C_h, C_v, rows, cols) of one plane (uint8 2-D)."""
     a = plane.astype(np.int16)
     dh = np.minimum(np.abs(a[:, 1:] - a[:, :-1]), CLIP)
     dv = np.minimum(np.abs(a[1:, :] - a[:-1, :]), CLIP)
-    return (dh.sum(axis=0, dtype=np.int64), dv.sum(axis=1, dtype=np.int64),
-            plane.shape[0], plane.shape[1])
+    return (
+        dh.sum(axis=0, dtype=np.int64),
+        dv.sum(axis=1, dtype=np.int64),
+        plane.shape[0],
+        plane.shape[1],
+    )
 
 
 def excess(c, n, s, phi):
@@ -106,9 +111,15 @@ def grid(ch, cv, rows, cols):
         ox, oy = (px + 1) % 8, (py + 1) % 8
     # The picture's mean step (both directions), to normalise blk by.
     act = (ch.sum() / (len(ch) * rows) + cv.sum() / (len(cv) * cols)) / 2
-    return dict(spacing=spacing, offset_x=ox, offset_y=oy, blk=blk * SCALE,
-                half=half / on if on > 0 else 0.0, act=act * SCALE,
-                blkr=1000 * blk / act if act > 0 else 0.0)
+    return dict(
+        spacing=spacing,
+        offset_x=ox,
+        offset_y=oy,
+        blk=blk * SCALE,
+        half=half / on if on > 0 else 0.0,
+        act=act * SCALE,
+        blkr=1000 * blk / act if act > 0 else 0.0,
+    )
 
 
 def ringing(plane, ox, oy):
@@ -118,15 +129,22 @@ def ringing(plane, ox, oy):
     h, w = a.shape[0] // 8 * 8, a.shape[1] // 8 * 8
     b = a[:h, :w].reshape(h // 8, 8, w // 8, 8).transpose(0, 2, 1, 3)
     # Steps inside each block along 0, 90, 45 and 135 degrees.
-    d = (np.abs(b[..., :, 1:] - b[..., :, :-1]), np.abs(b[..., 1:, :] - b[..., :-1, :]),
-         np.abs(b[..., 1:, :-1] - b[..., :-1, 1:]), np.abs(b[..., 1:, 1:] - b[..., :-1, :-1]))
+    d = (
+        np.abs(b[..., :, 1:] - b[..., :, :-1]),
+        np.abs(b[..., 1:, :] - b[..., :-1, :]),
+        np.abs(b[..., 1:, :-1] - b[..., :-1, 1:]),
+        np.abs(b[..., 1:, 1:] - b[..., :-1, :-1]),
+    )
     mx = np.maximum(d[0].max(axis=(2, 3)), d[1].max(axis=(2, 3)))
     # An edge's own steps vanish along its direction; what is left along the
     # quietest direction is ringing (or texture).
     quiet = np.minimum.reduce([x.mean(axis=(2, 3)) for x in d])
     edge, flat = mx >= EDGE, mx <= FLAT
-    return dict(ring=float(quiet[edge].mean()) * SCALE if edge.any() else 0.0,
-                edge_blocks=float(edge.mean()), flat_blocks=float(flat.mean()))
+    return dict(
+        ring=float(quiet[edge].mean()) * SCALE if edge.any() else 0.0,
+        edge_blocks=float(edge.mean()),
+        flat_blocks=float(flat.mean()),
+    )
 
 
 def measure_frame(planes, i):
@@ -166,6 +184,7 @@ def measure_clip(planes, frames=None):
 
 # --- the mapping -------------------------------------------------------------
 
+
 def staircase_fit(features, gains, forced_zero):
     """The monotone staircase (feature -> ladder index, non-decreasing) that
     maximises the summed gain over clips. gains[i][k]: clip i's gain at
@@ -179,8 +198,12 @@ def staircase_fit(features, gains, forced_zero):
     best = np.full((len(order), K), NEG)
     back = np.zeros((len(order), K), dtype=int)
     for j, i in enumerate(order):
-        g = np.array([NEG if (forced_zero[i] and k) or not math.isfinite(gains[i][k])
-                      else gains[i][k] for k in range(K)])
+        g = np.array(
+            [
+                NEG if (forced_zero[i] and k) or not math.isfinite(gains[i][k]) else gains[i][k]
+                for k in range(K)
+            ]
+        )
         if j == 0:
             best[j] = g
             continue
@@ -246,8 +269,11 @@ def setting(db, block, cd):
 def gain_table(rows):
     """{setting: PSNR-YUV gain} of one clip's baseline rows (gst only)."""
     base = next(r for r in rows if r["tool"] == "none")["psnr_yuv"]
-    return {r["setting"]: r["psnr_yuv"] - base for r in rows
-            if r["tool"] == "gst" and r.get("stage") != "best"}
+    return {
+        r["setting"]: r["psnr_yuv"] - base
+        for r in rows
+        if r["tool"] == "gst" and r.get("stage") != "best"
+    }
 
 
 def _gain(table, db, block, cd):
@@ -289,8 +315,10 @@ def _fit_stairs(clips, f, gain_at, forced, floor, K, rounds=2):
         stairs[j] = [-math.inf] * (K - 1)
     for _ in range(rounds if len(names) > 1 else 1):
         for j, n in enumerate(names):
-            others = [min([apply_staircase(t, c[m]) for t, m in zip(stairs, names)
-                           if m != n] or [K - 1]) for c in clips]
+            others = [
+                min([apply_staircase(t, c[m]) for t, m in zip(stairs, names) if m != n] or [K - 1])
+                for c in clips
+            ]
             g = [[gain_at(i, min(k, others[i])) for k in range(K)] for i in range(len(clips))]
             stairs[j] = [max(t, floor[n]) for t in staircase_fit([c[n] for c in clips], g, forced)]
     return stairs
@@ -301,6 +329,7 @@ def fit_half(clips, fdb, fcd, rounds, half, tol):
     'blocks', 'table'; clean clips have no table), deblocking at block 4
     from `half` on. Coordinate ascent: the deblock staircase with CDEF
     fixed, then CDEF's with deblock fixed."""
+
     def allowed(c, g):
         if c["kind"] in ("light", "clean") and g < -tol:
             return -math.inf
@@ -318,11 +347,18 @@ def fit_half(clips, fdb, fcd, rounds, half, tol):
     floor = {n: clean_floor(clips, n) for f in (fdb, fcd) for n in _feature_names(f)}
     sdb = scd = None
     for _ in range(rounds):
-        sdb = _fit_stairs(clips, fdb, lambda i, k: table_of(clips[i], k, cds[i]), forced,
-                          floor, len(DEBLOCK_LADDER))
+        sdb = _fit_stairs(
+            clips,
+            fdb,
+            lambda i, k: table_of(clips[i], k, cds[i]),
+            forced,
+            floor,
+            len(DEBLOCK_LADDER),
+        )
         dbs = [rung(sdb, fdb, c) for c in clips]
-        scd = _fit_stairs(clips, fcd, lambda i, k: table_of(clips[i], dbs[i], k), forced,
-                          floor, len(CDEF_LADDER))
+        scd = _fit_stairs(
+            clips, fcd, lambda i, k: table_of(clips[i], dbs[i], k), forced, floor, len(CDEF_LADDER)
+        )
         cds = [rung(scd, fcd, c) for c in clips]
     return dict(fdb=fdb, fcd=fcd, deblock=sdb, cdef=scd, floor=floor, half=half, tol=tol)
 
@@ -363,12 +399,20 @@ def score(mapping, clips):
         if c["kind"] != "clean":
             s = setting(db, block, cd)
             g = c["table"].get(s, math.nan) if s else 0.0
-        out.append(dict(key=c["key"], kind=c["kind"], codec=c["codec"], setting=setting(db, block, cd),
-                        gain=g))
+        out.append(
+            dict(
+                key=c["key"],
+                kind=c["kind"],
+                codec=c["codec"],
+                setting=setting(db, block, cd),
+                gain=g,
+            )
+        )
     return out
 
 
 # --- the stage ---------------------------------------------------------------
+
 
 def _load_clips(cp, log):
     """The corpus clips with measures (cached in est/measures.json) and
@@ -383,8 +427,16 @@ def _load_clips(cp, log):
             log("measure %s" % key)
             cache[key] = measure_clip(yuv.read_i420(cp.dmg(c, size, codec, q), w, h))
             sweep.save(cache_path, cache)
-        m = dict(cache[key], key=key, content=c, size=size, codec=codec, q=q, kind=kind,
-                 blocks=sorted({baselines.grid_of(codec), 8}))
+        m = dict(
+            cache[key],
+            key=key,
+            content=c,
+            size=size,
+            codec=codec,
+            q=q,
+            kind=kind,
+            blocks=sorted({baselines.grid_of(codec), 8}),
+        )
         if codec != "clean" and os.path.exists(cp.path("base", key + ".json")):
             rows = sweep.load(cp.path("base", key + ".json"))
             m["table"] = gain_table(rows)
@@ -395,4 +447,5 @@ def _load_clips(cp, log):
 
 def run_stage(cp, workdir, log, force, docs):
     import estimate_eval
+
     estimate_eval.run(cp, workdir, log, force, _load_clips(cp, log), docs)

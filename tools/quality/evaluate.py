@@ -39,15 +39,19 @@ def evaluate_clip(ref_path, dmg_path, w, h, settings, workdir, extra, old):
     ({(family, setting): row}) are taken as they are."""
     ref = yuv.read_i420(ref_path, w, h)
     dmg = yuv.read_i420(dmg_path, w, h)
-    rows = [old.get(("none", "")) or
-            dict(extra, family="none", setting="", **yuv.compare(ref, dmg))]
+    rows = [
+        old.get(("none", "")) or dict(extra, family="none", setting="", **yuv.compare(ref, dmg))
+    ]
     rows += [old[(f, s)] for f, (_, s) in settings.items() if (f, s) in old]
     for tool in ("gst", "ffmpeg"):
         fams = [f for f, (t, s) in settings.items() if t == tool and (f, s) not in old]
         ss = [settings[f][1] for f in fams]
         for fam, (setting, out) in zip(fams, filters.run_many(tool, ss, dmg_path, w, h, workdir)):
-            rows.append(dict(extra, family=fam, setting=setting,
-                             **yuv.compare(ref, yuv.read_i420(out, w, h))))
+            rows.append(
+                dict(
+                    extra, family=fam, setting=setting, **yuv.compare(ref, yuv.read_i420(out, w, h))
+                )
+            )
             os.remove(out)
     return rows
 
@@ -69,6 +73,7 @@ def speed(settings, src, w, h, frames, repeats=3):
             (wall, cpu), (wall0, cpu0) = filters.timed(tool, setting, src, w, h, os.devnull)
             t = (wall - wall0, cpu - cpu0)
             best = t if best is None else (min(best[0], t[0]), min(best[1], t[1]))
-        res[fam] = {k: frames / t if t >= MIN_TIMED else None
-                    for k, t in zip(("wall", "cpu"), best)}
+        res[fam] = {
+            k: frames / t if t >= MIN_TIMED else None for k, t in zip(("wall", "cpu"), best)
+        }
     return res

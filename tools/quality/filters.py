@@ -34,19 +34,19 @@ def deblock_props(qp, bs, block):
 
 def cdef_props(pri, sec, damping):
     # Chroma gets the luma strengths (the sweep ties them).
-    return ("daedaluscdef pri-strength=%d sec-strength=%d uv-pri-strength=%d "
-            "uv-sec-strength=%d damping=%d" % (pri, sec, pri, sec, damping))
+    return (
+        "daedaluscdef pri-strength=%d sec-strength=%d uv-pri-strength=%d "
+        "uv-sec-strength=%d damping=%d" % (pri, sec, pri, sec, damping)
+    )
 
 
 def deblock_settings(qps, blocks):
-    return [deblock_props(qp, bs, b)
-            for b, bs, qp in itertools.product(blocks, (1, 2, 3, 4), qps)]
+    return [deblock_props(qp, bs, b) for b, bs, qp in itertools.product(blocks, (1, 2, 3, 4), qps)]
 
 
 def cdef_settings(dampings, pris, secs):
     """Every combination but the one that filters nothing."""
-    return [cdef_props(p, s, d) for d, p, s in itertools.product(dampings, pris, secs)
-            if p or s]
+    return [cdef_props(p, s, d) for d, p, s in itertools.product(dampings, pris, secs) if p or s]
 
 
 def _children_cpu():
@@ -57,8 +57,7 @@ def _children_cpu():
 def _run(cmd):
     """Runs cmd; returns (wall seconds, CPU seconds of it and its threads)."""
     cpu0, t0 = _children_cpu(), time.perf_counter()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     if p.returncode != 0:
         raise RuntimeError("%s failed:\n%s" % (cmd[0], p.stdout[-2000:]))
@@ -68,25 +67,45 @@ def _run(cmd):
 def run_gst(chains, src, w, h, outs):
     """Each of `chains` ("element props ! element props") on src into the
     matching file of outs, in one gst-launch-1.0 process."""
-    cmd = ["gst-launch-1.0", "-q", "filesrc", "location=" + src, "!",
-           "rawvideoparse", "width=%d" % w, "height=%d" % h, "format=i420",
-           "framerate=30/1"]
+    cmd = [
+        "gst-launch-1.0",
+        "-q",
+        "filesrc",
+        "location=" + src,
+        "!",
+        "rawvideoparse",
+        "width=%d" % w,
+        "height=%d" % h,
+        "format=i420",
+        "framerate=30/1",
+    ]
     if len(chains) == 1:
         cmd += ["!"] + chains[0].split() + ["!", "filesink", "location=" + outs[0]]
     else:
         cmd += ["!", "tee", "name=t"]
         for chain, out in zip(chains, outs):
-            cmd += ["t.", "!", "queue", "!"] + chain.split() + [
-                "!", "filesink", "location=" + out]
+            cmd += ["t.", "!", "queue", "!"] + chain.split() + ["!", "filesink", "location=" + out]
     return _run(cmd)
 
 
 def run_ffmpeg(vfs, src, w, h, outs):
     """Each -vf of `vfs` on src into the matching file of outs, in one ffmpeg
     process."""
-    cmd = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y",
-           "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "%dx%d" % (w, h),
-           "-i", src]
+    cmd = [
+        "ffmpeg",
+        "-nostdin",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "yuv420p",
+        "-s",
+        "%dx%d" % (w, h),
+        "-i",
+        src,
+    ]
     if len(vfs) == 1:
         cmd += ["-vf", vfs[0], "-f", "rawvideo", outs[0]]
     else:

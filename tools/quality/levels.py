@@ -21,7 +21,7 @@ import yuv
 # ladders, as kRungs in kernels/tuning/auto_strength.cc.
 LEVELS = ((0, 0), (0, 1), (1, 1), (2, 1), (2, 4), (3, 4), (4, 6), (5, 6))
 HALF_FOR_BLOCK4 = 0.1  # kHalfForBlock4
-MIN_BLK = 5.0          # kDamageMinBlk (5/16 sample) in the prototype's 1/16
+MIN_BLK = 5.0  # kDamageMinBlk (5/16 sample) in the prototype's 1/16
 
 
 def measure(blk, act):
@@ -43,8 +43,13 @@ def run_levels(cp, workdir, log):
     for clip, key, out in damaged_clips(cp, "lev"):
         if os.path.exists(out):
             continue
-        settings = sorted({estimate.setting(db, b, cd) for db, cd in LEVELS[1:]
-                           for b in sorted({baselines.grid_of(clip[2]), 8})})
+        settings = sorted(
+            {
+                estimate.setting(db, b, cd)
+                for db, cd in LEVELS[1:]
+                for b in sorted({baselines.grid_of(clip[2]), 8})
+            }
+        )
         save_gains(out, measure_gains(cp, clip, settings, workdir, {}, 12))
         log("levels %s" % key)
 
@@ -97,11 +102,15 @@ def fit(clips, floor):
     """Thresholds t[1..7]: the staircase maximising the summed gain; clean
     clips get level 0, light ones may lose at most LIGHT_TOLERANCE_DB."""
     tol = estimate.LIGHT_TOLERANCE_DB
-    gains = [[0.0] + [-math.inf] * 7 if c["kind"] == "clean" else
-             [g if c["kind"] != "light" or g >= -tol else -math.inf for g in c["lg"]]
-             for c in clips]
-    th = estimate.staircase_fit([c["m"] for c in clips], gains,
-                                [c["kind"] == "clean" for c in clips])
+    gains = [
+        [0.0] + [-math.inf] * 7
+        if c["kind"] == "clean"
+        else [g if c["kind"] != "light" or g >= -tol else -math.inf for g in c["lg"]]
+        for c in clips
+    ]
+    th = estimate.staircase_fit(
+        [c["m"] for c in clips], gains, [c["kind"] == "clean" for c in clips]
+    )
     return [max(t, floor) for t in th]
 
 
@@ -114,8 +123,13 @@ def _line(name, clips, level_of):
     dam = [g[c["key"]] for c in clips if c["kind"] == "damaged"]
     light = [g[c["key"]] for c in clips if c["kind"] == "light"]
     clean = sum(1 for c in clips if c["kind"] == "clean" and level_of(c))
-    return "| %s | %+.3f (%+.3f) | %+.3f | %d |" % (name, statistics.mean(dam), min(dam),
-                                                   min(light), clean)
+    return "| %s | %+.3f (%+.3f) | %+.3f | %d |" % (
+        name,
+        statistics.mean(dam),
+        min(dam),
+        min(light),
+        clean,
+    )
 
 
 def run_stage(cp, workdir, log):
@@ -130,13 +144,19 @@ def run_stage(cp, workdir, log):
     for left_out in sorted({c["content"] for c in clips}):
         t = fit([c for c in clips if c["content"] != left_out], floor)
         cv.update({c["key"]: _level(t, c["m"]) for c in clips if c["content"] == left_out})
-    md = ["Thresholds (kDamageLevelStart, 1/256 sample): %s; clean-frame floor %.2f" % (
-              [math.ceil(t) for t in th], floor), "",
-          "| levels chosen by | damaged: mean (worst) | light: worst | clean filtered |",
-          "|---|---|---|---|",
-          _line("the best level per clip (oracle)", clips,
-                lambda c: 0 if c["lg"] is None else max(range(8), key=lambda k: c["lg"][k])),
-          _line("the staircase on m, fitted on all clips", clips, lambda c: _level(th, c["m"])),
-          _line("the same, each content left out of its fit", clips, lambda c: cv[c["key"]])]
+    md = [
+        "Thresholds (kDamageLevelStart, 1/256 sample): %s; clean-frame floor %.2f"
+        % ([math.ceil(t) for t in th], floor),
+        "",
+        "| levels chosen by | damaged: mean (worst) | light: worst | clean filtered |",
+        "|---|---|---|---|",
+        _line(
+            "the best level per clip (oracle)",
+            clips,
+            lambda c: 0 if c["lg"] is None else max(range(8), key=lambda k: c["lg"][k]),
+        ),
+        _line("the staircase on m, fitted on all clips", clips, lambda c: _level(th, c["m"])),
+        _line("the same, each content left out of its fit", clips, lambda c: cv[c["key"]]),
+    ]
     log("\n".join(md))
     return md

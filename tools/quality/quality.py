@@ -55,8 +55,13 @@ SWEEP_CLIPS = (("photos-pan", "720p"), ("spokes", "720p"), ("zoneplate", "720p")
 # The patterns are synthetic and self-similar: the sweep takes their middle
 # quarter (the spokes' hub, the zone plate's lower frequencies).
 SWEEP_REGIONS = {"spokes": (320, 176, 640, 368), "zoneplate": (320, 176, 640, 368)}
-EVAL_CLIPS = (("photos-pan", "720p"), ("photos-zoom", "720p"), ("spokes", "720p"),
-              ("zoneplate", "720p"), ("photos-pan", "1080p"))
+EVAL_CLIPS = (
+    ("photos-pan", "720p"),
+    ("photos-zoom", "720p"),
+    ("spokes", "720p"),
+    ("zoneplate", "720p"),
+    ("photos-pan", "1080p"),
+)
 SPEED_CLIP = ("photos-pan", "1080p", "mpeg2", 12)
 SPEED_LOOPS = 4
 
@@ -95,8 +100,9 @@ def stage_damage(work, force):
             key = "%s-%s-%s" % (c, size, damage.label(codec, q))
             if key not in info or not os.path.exists(work.dmg(c, size, codec, q)):
                 log("damage %s" % key)
-                info[key] = damage.damage(codec, q, work.src(c, size), w, h,
-                                          work.dmg(c, size, codec, q))
+                info[key] = damage.damage(
+                    codec, q, work.src(c, size), w, h, work.dmg(c, size, codec, q)
+                )
         sweep.save(info_path, info)
 
 
@@ -153,8 +159,10 @@ def stage_sweep(work, force):
     rows += _sweep_stage(work, "sweep-defaults", force, info, pairs)
     best = sweep.best_per_damage(rows, defaults.TOLERANCE_DB)
     rec = defaults.choose(rows)
-    sweep.save(work.path("tuned.json"),
-               {"best": {"%s %d" % k: v for k, v in best.items()}, "defaults": rec})
+    sweep.save(
+        work.path("tuned.json"),
+        {"best": {"%s %d" % k: v for k, v in best.items()}, "defaults": rec},
+    )
     log("recommended defaults: %s" % json.dumps(rec["settings"]))
 
 
@@ -173,14 +181,24 @@ def stage_eval(work, force):
             out = work.path("eval", "%s-%s-%s.json" % (c, size, damage.label(codec, q)))
             settings = evaluate.tuned_settings(best[(codec, q)], rec["settings"])
             # Rows of an earlier run whose setting is unchanged stand.
-            old = {} if force or not os.path.exists(out) else {
-                (r["family"], r["setting"]): r for r in sweep.load(out)}
+            old = (
+                {}
+                if force or not os.path.exists(out)
+                else {(r["family"], r["setting"]): r for r in sweep.load(out)}
+            )
             if all((f, s) in old for f, (_, s) in settings.items()):
                 continue
             log("eval %s %s %s" % (c, size, damage.label(codec, q)))
-            rows = evaluate.evaluate_clip(work.src(c, size), work.dmg(c, size, codec, q),
-                                          w, h, settings, work.tmp,
-                                          _extra(c, size, codec, q, kind, info), old)
+            rows = evaluate.evaluate_clip(
+                work.src(c, size),
+                work.dmg(c, size, codec, q),
+                w,
+                h,
+                settings,
+                work.tmp,
+                _extra(c, size, codec, q, kind, info),
+                old,
+            )
             sweep.save(out, rows)
 
 
@@ -207,10 +225,17 @@ def stage_speed(work, force):
     log("speed on %s %s %s" % (c, size, damage.label(codec, q)))
     load = os.getloadavg()[0]
     res = evaluate.speed(settings, src, w, h, FRAMES * SPEED_LOOPS)
-    sweep.save(out, {"clip": "%s %s %s" % (c, size, damage.label(codec, q)),
-                     "frames": FRAMES * SPEED_LOOPS, "cpus": os.cpu_count(),
-                     "load": max(load, os.getloadavg()[0]),
-                     "fps": res, "settings": {f: s for f, (_, s) in settings.items()}})
+    sweep.save(
+        out,
+        {
+            "clip": "%s %s %s" % (c, size, damage.label(codec, q)),
+            "frames": FRAMES * SPEED_LOOPS,
+            "cpus": os.cpu_count(),
+            "load": max(load, os.getloadavg()[0]),
+            "fps": res,
+            "settings": {f: s for f, (_, s) in settings.items()},
+        },
+    )
 
 
 def stage_report(work, docs):
@@ -243,11 +268,21 @@ def stage_baselines(work, force):
             continue
         w, h = content.SIZES[size]
         coded = info.get("%s-%s-%s" % (c, size, damage.label(codec, q)))
-        extra = dict(content=c, size=size, codec=codec, q=q, kind=kind,
-                     bpp=coded * 8 / (corpus.FRAMES * w * h) if coded else None)
+        extra = dict(
+            content=c,
+            size=size,
+            codec=codec,
+            q=q,
+            kind=kind,
+            bpp=coded * 8 / (corpus.FRAMES * w * h) if coded else None,
+        )
         log("baselines %s %s %s" % (c, size, damage.label(codec, q)))
-        sweep.save(out, baselines.sweep_clip(cp.src(c, size), cp.dmg(c, size, codec, q),
-                                             w, h, codec, work.tmp, extra))
+        sweep.save(
+            out,
+            baselines.sweep_clip(
+                cp.src(c, size), cp.dmg(c, size, codec, q), w, h, codec, work.tmp, extra
+            ),
+        )
         os.remove(out + ".lock")
 
 
@@ -273,17 +308,28 @@ def stage_vp9(work, force):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("stages", nargs="*", default=STAGES,
-                    help="stages to run, of: %s (default: all of these, in order); "
-                         "or of the estimator's: %s" % (" ".join(STAGES), " ".join(EXTRA_STAGES)))
-    ap.add_argument("--work", default="/tmp/daedalus-quality",
-                    help="folder for clips and results (default %(default)s; "
-                         "about 1.5 GB)")
-    ap.add_argument("--docs", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "quality"),
-                    help="folder for the plots and crops (default docs/quality)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "stages",
+        nargs="*",
+        default=STAGES,
+        help="stages to run, of: %s (default: all of these, in order); "
+        "or of the estimator's: %s" % (" ".join(STAGES), " ".join(EXTRA_STAGES)),
+    )
+    ap.add_argument(
+        "--work",
+        default="/tmp/daedalus-quality",
+        help="folder for clips and results (default %(default)s; " "about 1.5 GB)",
+    )
+    ap.add_argument(
+        "--docs",
+        default=os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "quality"
+        ),
+        help="folder for the plots and crops (default docs/quality)",
+    )
     ap.add_argument("--force", action="store_true", help="redo the stages given")
     a = ap.parse_args()
     for st in a.stages:

@@ -29,23 +29,83 @@ COLUMNS = (
     ("ffmpeg-fspp", "fspp"),
     ("ffmpeg-pp", "pp hb/vb/dr"),
 )
-PLOTTED = ("daedalus-deblock", "daedalus-cdef", "daedalus-chain",
-           "daedalus-chain (defaults)", "ffmpeg-deblock-strong", "ffmpeg-pp7",
-           "ffmpeg-spp", "ffmpeg-fspp", "ffmpeg-pp")
-CODEC_NAMES = {"mpeg2": "MPEG-2", "mpeg4": "MPEG-4 part 2",
-               "h264": "H.264, no in-loop deblock", "mjpeg": "MJPEG"}
+PLOTTED = (
+    "daedalus-deblock",
+    "daedalus-cdef",
+    "daedalus-chain",
+    "daedalus-chain (defaults)",
+    "ffmpeg-deblock-strong",
+    "ffmpeg-pp7",
+    "ffmpeg-spp",
+    "ffmpeg-fspp",
+    "ffmpeg-pp",
+)
+CODEC_NAMES = {
+    "mpeg2": "MPEG-2",
+    "mpeg4": "MPEG-4 part 2",
+    "h264": "H.264, no in-loop deblock",
+    "mjpeg": "MJPEG",
+}
 
 # Before/after crops: (file, title, clip, size, codec, q, family, frame,
 # left, top, width, height); regions picked by eye where the damage shows.
 CROPS = (
-    ("deblock-mpeg2.png", "MPEG-2 qscale 24: daedalusdeblock",
-     "photos-pan", "720p", "mpeg2", 24, "daedalus-deblock", 5, 1088, 24, 144, 108),
-    ("cdef-h264.png", "H.264 QP 38, no in-loop deblock: daedaluscdef",
-     "photos-pan", "720p", "h264", 38, "daedalus-cdef", 5, 624, 440, 144, 108),
-    ("chain-mjpeg.png", "MJPEG qscale 31: daedalusdeblock ! daedaluscdef",
-     "photos-pan", "720p", "mjpeg", 31, "daedalus-chain", 5, 112, 448, 144, 108),
-    ("chain-mpeg4.png", "MPEG-4 part 2 qscale 24: daedalusdeblock ! daedaluscdef",
-     "spokes", "720p", "mpeg4", 24, "daedalus-chain", 5, 568, 306, 144, 108),
+    (
+        "deblock-mpeg2.png",
+        "MPEG-2 qscale 24: daedalusdeblock",
+        "photos-pan",
+        "720p",
+        "mpeg2",
+        24,
+        "daedalus-deblock",
+        5,
+        1088,
+        24,
+        144,
+        108,
+    ),
+    (
+        "cdef-h264.png",
+        "H.264 QP 38, no in-loop deblock: daedaluscdef",
+        "photos-pan",
+        "720p",
+        "h264",
+        38,
+        "daedalus-cdef",
+        5,
+        624,
+        440,
+        144,
+        108,
+    ),
+    (
+        "chain-mjpeg.png",
+        "MJPEG qscale 31: daedalusdeblock ! daedaluscdef",
+        "photos-pan",
+        "720p",
+        "mjpeg",
+        31,
+        "daedalus-chain",
+        5,
+        112,
+        448,
+        144,
+        108,
+    ),
+    (
+        "chain-mpeg4.png",
+        "MPEG-4 part 2 qscale 24: daedalusdeblock ! daedaluscdef",
+        "spokes",
+        "720p",
+        "mpeg4",
+        24,
+        "daedalus-chain",
+        5,
+        568,
+        306,
+        144,
+        108,
+    ),
 )
 
 
@@ -64,8 +124,7 @@ def _index(rows):
 
 def _delta(idx, fam, metric, keep):
     """Mean over clips that keep(key) of fam's metric less the damaged one."""
-    return _mean(g[fam][metric] - g["none"][metric]
-                 for k, g in idx.items() if keep(k) and fam in g)
+    return _mean(g[fam][metric] - g["none"][metric] for k, g in idx.items() if keep(k) and fam in g)
 
 
 def _damages(rows):
@@ -85,21 +144,31 @@ def gain_table(rows, metric, scale=1.0, digits=2):
     head = "| damage | bpp | damaged | " + " | ".join(h for _, h in COLUMNS) + " |"
     lines = [head, "|" + "---|" * (3 + len(COLUMNS))]
     for codec, q, kind in _damages(rows):
+
         def keep(k):
             return k[2] == codec and k[3] == q
+
         base = _mean(g["none"][metric] for k, g in idx.items() if keep(k))
         bpp = _mean(g["none"]["bpp"] for k, g in idx.items() if keep(k) and g["none"]["bpp"])
         if codec == "clean" and metric.startswith("psnr"):
             # No damage: the output's own PSNR, not a gain over infinity.
-            cells = ["(%.1f)" % _mean(g[fam][metric] for k, g in idx.items()
-                                      if keep(k) and fam in g) for fam, _ in COLUMNS]
+            cells = [
+                "(%.1f)" % _mean(g[fam][metric] for k, g in idx.items() if keep(k) and fam in g)
+                for fam, _ in COLUMNS
+            ]
         else:
-            cells = [_fmt(_delta(idx, fam, metric, keep) * scale, digits)
-                     for fam, _ in COLUMNS]
+            cells = [_fmt(_delta(idx, fam, metric, keep) * scale, digits) for fam, _ in COLUMNS]
         name = damage.label(codec, q) + (" (light)" if kind == "light" else "")
-        lines.append("| %s | %s | %.*f | %s |" % (
-            name, "%.3f" % bpp if bpp == bpp else "-", digits if scale == 1 else 3,
-            base, " | ".join(cells)))
+        lines.append(
+            "| %s | %s | %.*f | %s |"
+            % (
+                name,
+                "%.3f" % bpp if bpp == bpp else "-",
+                digits if scale == 1 else 3,
+                base,
+                " | ".join(cells),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -107,10 +176,14 @@ def plane_table(rows):
     """Per-plane gains of each filter, mean over every damaged clip."""
     idx = _index(rows)
     fams = [f for f, _ in COLUMNS] + ["daedalus-deblock (defaults)", "daedalus-cdef (defaults)"]
-    lines = ["| filter | dPSNR Y | dPSNR U | dPSNR V | dSSIM Y | dSSIM U | dSSIM V |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| filter | dPSNR Y | dPSNR U | dPSNR V | dSSIM Y | dSSIM U | dSSIM V |",
+        "|---|---|---|---|---|---|---|",
+    ]
+
     def dmg(k):
         return idx[k]["none"]["kind"] == "damaged"
+
     for fam in fams:
         cells = [_fmt(_delta(idx, fam, "psnr_" + p, dmg)) for p in yuv.PLANES]
         cells += [_fmt(_delta(idx, fam, "ssim_" + p, dmg), 4) for p in yuv.PLANES]
@@ -121,18 +194,25 @@ def plane_table(rows):
 def protected_table(rows):
     """The recommended defaults on clean and light clips: worst and mean."""
     idx = _index(rows)
-    lines = ["| filter (recommended defaults) | clips | worst dPSNR-YUV (clean: PSNR-YUV) "
-             "| mean dPSNR-YUV (clean: PSNR-YUV) | worst dSSIM-Y |",
-             "|---|---|---|---|---|"]
-    for fam in ("daedalus-deblock (defaults)", "daedalus-cdef (defaults)",
-                "daedalus-chain (defaults)"):
+    lines = [
+        "| filter (recommended defaults) | clips | worst dPSNR-YUV (clean: PSNR-YUV) "
+        "| mean dPSNR-YUV (clean: PSNR-YUV) | worst dSSIM-Y |",
+        "|---|---|---|---|---|",
+    ]
+    for fam in (
+        "daedalus-deblock (defaults)",
+        "daedalus-cdef (defaults)",
+        "daedalus-chain (defaults)",
+    ):
         for kind in ("clean", "light"):
             ks = [k for k, g in idx.items() if g["none"]["kind"] == kind and fam in g]
             base = 0 if kind == "clean" else 1
             d = [idx[k][fam]["psnr_yuv"] - base * idx[k]["none"]["psnr_yuv"] for k in ks]
             s = [idx[k][fam]["ssim_y"] - idx[k]["none"]["ssim_y"] for k in ks]
-            lines.append("| %s | %s (%d) | %s | %s | %s |" % (
-                fam, kind, len(ks), _fmt(min(d), 3), _fmt(_mean(d), 3), _fmt(min(s), 4)))
+            lines.append(
+                "| %s | %s (%d) | %s | %s | %s |"
+                % (fam, kind, len(ks), _fmt(min(d), 3), _fmt(_mean(d), 3), _fmt(min(s), 4))
+            )
     return "\n".join(lines)
 
 
@@ -140,22 +220,36 @@ def content_table(rows):
     """The chain's gain per content (damaged clips), tuned and defaults."""
     idx = _index(rows)
     clips = sorted({(k[0], k[1]) for k in idx})
-    lines = ["| clip | damaged PSNR-YUV | d-chain | d-chain dflt | best FFmpeg (spp) |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| clip | damaged PSNR-YUV | d-chain | d-chain dflt | best FFmpeg (spp) |",
+        "|---|---|---|---|---|",
+    ]
     for c, size in clips:
+
         def keep(k):
             return k[0] == c and k[1] == size and idx[k]["none"]["kind"] == "damaged"
+
         base = _mean(g["none"]["psnr_yuv"] for k, g in idx.items() if keep(k))
-        lines.append("| %s %s | %.2f | %s | %s | %s |" % (
-            c, size, base, _fmt(_delta(idx, "daedalus-chain", "psnr_yuv", keep)),
-            _fmt(_delta(idx, "daedalus-chain (defaults)", "psnr_yuv", keep)),
-            _fmt(_delta(idx, "ffmpeg-spp", "psnr_yuv", keep))))
+        lines.append(
+            "| %s %s | %.2f | %s | %s | %s |"
+            % (
+                c,
+                size,
+                base,
+                _fmt(_delta(idx, "daedalus-chain", "psnr_yuv", keep)),
+                _fmt(_delta(idx, "daedalus-chain (defaults)", "psnr_yuv", keep)),
+                _fmt(_delta(idx, "ffmpeg-spp", "psnr_yuv", keep)),
+            )
+        )
     return "\n".join(lines)
 
 
 def tuned_table(best):
-    lines = ["| damage | daedalusdeblock | daedaluscdef | chain: CDEF after the deblock "
-             "| pp7 | spp | fspp | pp (fq) |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| damage | daedalusdeblock | daedaluscdef | chain: CDEF after the deblock "
+        "| pp7 | spp | fspp | pp (fq) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
 
     def cdef_short(s):
         p = dict(kv.split("=") for kv in s.split()[1:])
@@ -165,19 +259,30 @@ def tuned_table(best):
         b = best.get((codec, q))
         if not b:
             continue
-        qp = [b["ffmpeg-" + f].split("qp=")[-1].split("|")[-1]
-              for f in ("pp7", "spp", "fspp", "pp")]
-        lines.append("| %s | %s | %s | %s | %s |" % (
-            damage.label(codec, q),
-            b["daedalus-deblock"].replace("daedalusdeblock ", "").replace("block-size", "block"),
-            cdef_short(b["daedalus-cdef"]), cdef_short(b["daedalus-chain"]), " | ".join(qp)))
+        qp = [
+            b["ffmpeg-" + f].split("qp=")[-1].split("|")[-1] for f in ("pp7", "spp", "fspp", "pp")
+        ]
+        lines.append(
+            "| %s | %s | %s | %s | %s |"
+            % (
+                damage.label(codec, q),
+                b["daedalus-deblock"]
+                .replace("daedalusdeblock ", "")
+                .replace("block-size", "block"),
+                cdef_short(b["daedalus-cdef"]),
+                cdef_short(b["daedalus-chain"]),
+                " | ".join(qp),
+            )
+        )
     return "\n".join(lines)
 
 
 def ranked_table(ranked, what):
-    lines = ["| %s | mean dPSNR-YUV, damaged | worst dPSNR-YUV, light "
-             "| worst PSNR-YUV, clean |" % what,
-             "|---|---|---|---|"]
+    lines = [
+        "| %s | mean dPSNR-YUV, damaged | worst dPSNR-YUV, light "
+        "| worst PSNR-YUV, clean |" % what,
+        "|---|---|---|---|",
+    ]
     for mean, worst, clean, setting in ranked:
         lines.append("| `%s` | %+.3f | %+.3f | %.1f |" % (_short(setting), mean, worst, clean))
     return "\n".join(lines)
@@ -195,8 +300,10 @@ def speed_table(speed):
         if "daedalus" in setting:
             setting = _short(setting)
         # A "|" would end the Markdown table cell, even inside backticks.
-        lines.append("| %s | `%s` | %s | %s |" % (
-            fam, setting.replace("|", "\\|"), fps(r["cpu"]), fps(r["wall"])))
+        lines.append(
+            "| %s | `%s` | %s | %s |"
+            % (fam, setting.replace("|", "\\|"), fps(r["cpu"]), fps(r["wall"]))
+        )
     return "\n".join(lines)
 
 
@@ -208,8 +315,10 @@ def plot(rows, metric, ylabel, path):
         for fam in PLOTTED:
             xs, ys = [], []
             for q in qs:
+
                 def keep(k):
                     return k[2] == codec and k[3] == q
+
                 xs.append(_mean(g["none"]["bpp"] for k, g in idx.items() if keep(k)))
                 ys.append(_delta(idx, fam, metric, keep))
             style = "-o" if fam.startswith("daedalus") else "--x"
@@ -245,7 +354,7 @@ def _short(setting):
 def crops(work, best, rec, docs):
     """source | damaged | the daedalus element | FFmpeg's spp, each tuned to
     the damage; frame `frame`, shown at twice its size."""
-    for (name, title, c, size, codec, q, fam, frame, x, y, cw, ch) in CROPS:
+    for name, title, c, size, codec, q, fam, frame, x, y, cw, ch in CROPS:
         w, h = content.SIZES[size]
         settings = tuned_settings(best[(codec, q)], rec["settings"])
         dmg_path = work.dmg(c, size, codec, q)
@@ -257,8 +366,10 @@ def crops(work, best, rec, docs):
 
         def cut(planes):
             # The crop of frame `frame`, as 1-frame clips.
-            return [p[frame : frame + 1, (y >> s) : (y + ch) >> s, (x >> s) : (x + cw) >> s]
-                    for p, s in zip(planes, (0, 1, 1))]
+            return [
+                p[frame : frame + 1, (y >> s) : (y + ch) >> s, (x >> s) : (x + cw) >> s]
+                for p, s in zip(planes, (0, 1, 1))
+            ]
 
         panels = []
         for i, path in enumerate([None, dmg_path] + outs):
@@ -298,7 +409,10 @@ def write(rows, best, rec, speed, work, docs):
         + ranked_table([rec["chain"]] + rec["strict_pair"], "setting"),
     ]
     if speed:
-        parts.append("## Speed (%s, %d frames, %d CPUs, load average up to %.1f)\n\n" % (
-            speed["clip"], speed["frames"], speed["cpus"], speed["load"]) + speed_table(speed))
+        parts.append(
+            "## Speed (%s, %d frames, %d CPUs, load average up to %.1f)\n\n"
+            % (speed["clip"], speed["frames"], speed["cpus"], speed["load"])
+            + speed_table(speed)
+        )
     with open(work.path("report.md"), "w") as f:
         f.write("\n\n".join(parts) + "\n")

@@ -26,8 +26,9 @@ CDEF_REFERENCE = filters.cdef_props(4, 1, 3)
 # the deblock and CDEF settings that come near the top of the sweep's ranking
 # (defaults.py) while passing its test alone.
 DEFAULT_DEBLOCKS = tuple(filters.deblock_props(qp, 1, 8) for qp in (22, 26, 30))
-DEFAULT_CDEFS = tuple(filters.cdef_props(p, s, d)
-                      for p in (2, 4) for s in (0, 1) for d in (4, 5, 6))
+DEFAULT_CDEFS = tuple(
+    filters.cdef_props(p, s, d) for p in (2, 4) for s in (0, 1) for d in (4, 5, 6)
+)
 
 
 def blocks_for(codec):
@@ -45,8 +46,9 @@ def _select(planes, frames, region):
     if region is None:
         return planes
     x, y, w, h = region
-    return [p[:, (y >> s) : (y + h) >> s, (x >> s) : (x + w) >> s]
-            for p, s in zip(planes, (0, 1, 1))]
+    return [
+        p[:, (y >> s) : (y + h) >> s, (x >> s) : (x + w) >> s] for p, s in zip(planes, (0, 1, 1))
+    ]
 
 
 def _score(tool, settings, ref, src, w, h, workdir, extra):
@@ -77,10 +79,26 @@ def sweep_clip(ref_path, dmg_path, w, h, codec, region, workdir, extra):
     rows = [dict(extra, tool="none", setting="none", **yuv.compare(ref, dmg, ssim=False))]
     grid = CODECS[codec][2] if codec in CODECS else 8
     rows += _score("ffmpeg", filters.ffmpeg_settings(grid), ref, src, w, h, workdir, extra)
-    rows += _score("gst", filters.deblock_settings(DEBLOCK_QPS, blocks_for(codec)),
-                   ref, src, w, h, workdir, extra)
-    rows += _score("gst", filters.cdef_settings(CDEF_DAMPINGS, CDEF_PRIS, CDEF_SECS)
-                   + [CDEF_REFERENCE], ref, src, w, h, workdir, extra)
+    rows += _score(
+        "gst",
+        filters.deblock_settings(DEBLOCK_QPS, blocks_for(codec)),
+        ref,
+        src,
+        w,
+        h,
+        workdir,
+        extra,
+    )
+    rows += _score(
+        "gst",
+        filters.cdef_settings(CDEF_DAMPINGS, CDEF_PRIS, CDEF_SECS) + [CDEF_REFERENCE],
+        ref,
+        src,
+        w,
+        h,
+        workdir,
+        extra,
+    )
     os.remove(src)
     return rows
 
@@ -89,8 +107,9 @@ def sweep_chain(ref_path, dmg_path, w, h, deblock, region, workdir, extra):
     """Rows for `deblock` (the damage's tuned one) then each CDEF setting of
     the chain's grid."""
     ref, _, src, w, h = _input(ref_path, dmg_path, w, h, region, workdir)
-    chains = [deblock + " ! " + c for c in
-              filters.cdef_settings(CHAIN_DAMPINGS, CDEF_PRIS, CHAIN_SECS)]
+    chains = [
+        deblock + " ! " + c for c in filters.cdef_settings(CHAIN_DAMPINGS, CDEF_PRIS, CHAIN_SECS)
+    ]
     rows = _score("gst", chains, ref, src, w, h, workdir, extra)
     os.remove(src)
     return rows
@@ -157,8 +176,10 @@ def best_per_damage(rows, tolerance, metric="psnr_yuv"):
             return max(ok, key=lambda k: statistics.mean(s[k]))
         return max(s, key=lambda k: min(s[k]))
 
-    return {key: {fam: pick(s) for fam, s in fams.items() if fam != "defaults-chain"}
-            for key, fams in per.items()}
+    return {
+        key: {fam: pick(s) for fam, s in fams.items() if fam != "defaults-chain"}
+        for key, fams in per.items()
+    }
 
 
 def load(path):

@@ -46,8 +46,10 @@ def rgb_to_i420(rgb):
     h, w = yl.shape
     cb = cb.reshape(h // 2, 2, w // 2, 2).mean(axis=(1, 3))
     cr = cr.reshape(h // 2, 2, w // 2, 2).mean(axis=(1, 3))
+
     def q(x):
         return np.clip(np.rint(x), 0, 255).astype(np.uint8)
+
     return q(16 + 219 * yl), q(128 + 224 * cb), q(128 + 224 * cr)
 
 
@@ -108,10 +110,8 @@ def compare(ref, test, ssim=True):
         samples = d.size
         out["psnr_" + name] = psnr(sse, samples)
         if ssim:
-            out["ssim_" + name] = float(np.mean(
-                [_ssim_plane(r[i], t[i]) for i in range(n)]))
+            out["ssim_" + name] = float(np.mean([_ssim_plane(r[i], t[i]) for i in range(n)]))
         sse_all += sse
         n_all += samples
     out["psnr_yuv"] = psnr(sse_all, n_all)
     return out
-

@@ -133,8 +133,8 @@ class VulkanBackend final : public GpuBandBackend {
       const DeblockPlaneParams pp = deblock_plane_params(
           params, g.first > 0, g.first > 0 && frame.chroma_subsampled());
       if (vk::deblock_changes_plane(pp, plane))
-        jobs.push_back({stager_->input(frame, g), stager_->output(frame, g),
-                        pp});
+        jobs.push_back(
+            {stager_->input(frame, g), stager_->output(frame, g), pp});
     }
     if (jobs.empty()) return no_work();
     DAEDALUS_TRY(stager_->upload());
@@ -175,8 +175,8 @@ class VulkanBackend final : public GpuBandBackend {
     if (scratch_size > 0 &&
         (!deblock_scratch_ || deblock_scratch_->size() < scratch_size)) {
       deblock_scratch_.reset();
-      DAEDALUS_TRY(vk::Buffer::create(context_, scratch_size,
-                                      vk::MemoryUse::Upload, &deblock_scratch_));
+      DAEDALUS_TRY(vk::Buffer::create(
+          context_, scratch_size, vk::MemoryUse::Upload, &deblock_scratch_));
     }
 
     DAEDALUS_TRY(start(t0, in_place, int(jobs.size()) - in_place, [&] {
@@ -266,8 +266,7 @@ class VulkanBackend final : public GpuBandBackend {
           params, g.first > 0, g.first > 0 && frame.chroma_subsampled());
       const int e =
           std::min(extent[g.first], rows ? plane.height : plane.width);
-      if (e <= 0 || !vk::deblock_changes_plane(pp, plane))
-        continue;
+      if (e <= 0 || !vk::deblock_changes_plane(pp, plane)) continue;
       vk::Window window;
       (rows ? window.row_end : window.columns) = e;
       const vk::Window source =
@@ -400,8 +399,8 @@ class VulkanBackend final : public GpuBandBackend {
       vk::Window band;
       band.row_end = n;
       jobs.push_back(
-          {stager_->input(src, g,
-                          vk::mc_source_window(shift, params.filter, n, height)),
+          {stager_->input(
+               src, g, vk::mc_source_window(shift, params.filter, n, height)),
            stager_->output(dst, g, band), shift, n});
     }
     if (jobs.empty()) return no_work();

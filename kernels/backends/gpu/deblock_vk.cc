@@ -119,7 +119,8 @@ Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
       dst.stride % 4 != 0)
     return Status::error("internal: deblock needs word-aligned rows");
   const bool vertical = pass == DeblockPass::VerticalEdges;
-  if (!vertical && extent < dst.width && extent * dst.step * dst.bytes() % 4 != 0)
+  if (!vertical && extent < dst.width &&
+      extent * dst.step * dst.bytes() % 4 != 0)
     return Status::error("internal: a deblock column band must end on a word");
   if (pp.mode == DeblockMode::Vp9)
     return record_deblock_vp9(batch, src, dst, pp, pass, extent);
@@ -161,9 +162,9 @@ Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,
                             .items_x = items_x,
                             .items_y = items_y,
                             .items_x_log2 = log2};
-  const int32_t spec[] = {vertical ? 1 : 2,      dst.step,
-                          pp.chroma_filter ? 0 : 1, runs ? 0 : 1,
-                          dst.bit_depth,          dst.lsb};
+  const int32_t spec[] = {
+      vertical ? 1 : 2, dst.step,      pp.chroma_filter ? 0 : 1,
+      runs ? 0 : 1,     dst.bit_depth, dst.lsb};
   const VkBuffer buffers[] = {src.buffer, dst.buffer};
   return batch.dispatch(
       kDeblockKernel, spec, &push, buffers,

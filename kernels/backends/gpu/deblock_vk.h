@@ -19,10 +19,10 @@ bool deblock_changes_plane(const DeblockPlaneParams& pp, const Plane& plane);
 
 // Records one pass from `src` into `dst`: the same size, step and sample
 // layout, disjoint memory, offsets and strides multiples of 4; `pp`'s
-// thresholds in 8-bit units (scaled here to the planes' depth). One dispatch, which writes
-// every word of `dst` in rows [0, extent) (pass 1) or columns [0, extent)
-// (pass 2: extent * step a multiple of 4, or the whole width), reading only
-// those rows or word columns of `src`; the padding bytes of a row's last
+// thresholds in 8-bit units (scaled here to the planes' depth). One dispatch,
+// which writes every word of `dst` in rows [0, extent) (pass 1) or columns [0,
+// extent) (pass 2: extent * step a multiple of 4, or the whole width), reading
+// only those rows or word columns of `src`; the padding bytes of a row's last
 // word come from `src`. Pass 2 must read pass 1's `dst` across a
 // Batch::barrier().
 Status record_deblock(Batch& batch, const GpuPlane& src, const GpuPlane& dst,

@@ -28,13 +28,13 @@ class GpuBandBackend : public GpuBackend {
   // CDEF of block rows [0, block_rows) (cdef_block_rows()).
   virtual Status start_cdef_band(const Frame& dst, const ConstFrame& src,
                                  const CdefParams& params, int block_rows) = 0;
-  // One deblock pass of `frame`, a grid view (deblock_grid_view): the vertical edges of rows [0, extent[p]),
-  // or the horizontal edges of columns [0, extent[p]) on pass 1's output
-  // (which the whole frame holds by then); a column band ends on a 4-byte
-  // boundary (extent * step a multiple of 4) or at the plane's width.
-  // mode=dct has one pass, VerticalEdges: rows [0, extent[p]) of its output,
-  // from the frame's samples (the rows below the band included), which
-  // nobody may write before finish_band().
+  // One deblock pass of `frame`, a grid view (deblock_grid_view): the vertical
+  // edges of rows [0, extent[p]), or the horizontal edges of columns [0,
+  // extent[p]) on pass 1's output (which the whole frame holds by then); a
+  // column band ends on a 4-byte boundary (extent * step a multiple of 4) or at
+  // the plane's width. mode=dct has one pass, VerticalEdges: rows [0,
+  // extent[p]) of its output, from the frame's samples (the rows below the band
+  // included), which nobody may write before finish_band().
   virtual Status start_deblock_band(const Frame& frame,
                                     const DeblockParams& params,
                                     vk::DeblockPass pass,

@@ -12,9 +12,8 @@ namespace daedalus {
 
 // AV1 spec 7.15.3, Cdef_Directions.
 const int8_t kCdefDirections[8][2][2] = {
-    {{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}}, {{0, 1}, {0, 2}},
-    {{0, 1}, {1, 2}},   {{1, 1}, {2, 2}},  {{1, 0}, {2, 1}},
-    {{1, 0}, {2, 0}},   {{1, 0}, {2, -1}},
+    {{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}}, {{0, 1}, {0, 2}}, {{0, 1}, {1, 2}},
+    {{1, 1}, {2, 2}},   {{1, 0}, {2, 1}},  {{1, 0}, {2, 0}}, {{1, 0}, {2, -1}},
 };
 
 // AV1 spec Cdef_Uv_Dir[1][0] (4:2:2: chroma is half as wide, so the angles of
@@ -29,15 +28,15 @@ bool cdef_params_valid(const CdefParams& p) {
 }
 
 bool cdef_is_noop(const CdefParams& p) {
-  return p.pri_strength == 0 && p.sec_strength == 0 &&
-         p.uv_pri_strength == 0 && p.uv_sec_strength == 0;
+  return p.pri_strength == 0 && p.sec_strength == 0 && p.uv_pri_strength == 0 &&
+         p.uv_sec_strength == 0;
 }
 
 int cdef_adjust_strength(int strength, int var) {
   if (var == 0) return 0;
-  const int i =
-      (var >> 6) ? std::min(int(std::bit_width(unsigned(var >> 6))) - 1, 12)
-                 : 0;
+  const int i = (var >> 6)
+                    ? std::min(int(std::bit_width(unsigned(var >> 6))) - 1, 12)
+                    : 0;
   return (strength * (4 + i) + 8) >> 4;
 }
 

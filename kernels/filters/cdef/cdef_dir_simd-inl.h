@@ -39,10 +39,10 @@ HWY_INLINE hn::Vec<D32> line_cost(D32 d32, V lo, V hi, V flo, V glo, V fhi,
 template <class D32, class V>
 HWY_INLINE V reduce4(D32 d32, V a, V b, V c, V e) {
   const hn::Repartition<int64_t, D32> d64;
-  const V ab = hn::Add(hn::InterleaveLower(d32, a, b),
-                       hn::InterleaveUpper(d32, a, b));
-  const V ce = hn::Add(hn::InterleaveLower(d32, c, e),
-                       hn::InterleaveUpper(d32, c, e));
+  const V ab =
+      hn::Add(hn::InterleaveLower(d32, a, b), hn::InterleaveUpper(d32, a, b));
+  const V ce =
+      hn::Add(hn::InterleaveLower(d32, c, e), hn::InterleaveUpper(d32, c, e));
   const auto ab64 = hn::BitCast(d64, ab), ce64 = hn::BitCast(d64, ce);
   return hn::Add(hn::BitCast(d32, hn::InterleaveLower(d64, ab64, ce64)),
                  hn::BitCast(d32, hn::InterleaveUpper(d64, ab64, ce64)));
@@ -79,8 +79,8 @@ HWY_INLINE void diagonals(D d, V x0, V x1, V x2, V x3, V x4, V x5, V x6, V x7,
 // Lines of directions 7 (i / 2 + j) and 5 (3 - i / 2 + j) from the sums of
 // row pairs p0..p3.
 template <class D, class V>
-HWY_INLINE void half_slopes(D d, V p0, V p1, V p2, V p3, V& lo7, V& hi7,
-                            V& lo5, V& hi5) {
+HWY_INLINE void half_slopes(D d, V p0, V p1, V p2, V p3, V& lo7, V& hi7, V& lo5,
+                            V& hi5) {
   diagonal<0>(d, p0, lo7, hi7), diagonal<3>(d, p0, lo5, hi5);
   diagonal<1>(d, p1, lo7, hi7), diagonal<2>(d, p1, lo5, hi5);
   diagonal<2>(d, p2, lo7, hi7), diagonal<1>(d, p2, lo5, hi5);

@@ -29,8 +29,8 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/cdef/cdef_simd.cc"
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/cache_control.h>
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
@@ -78,9 +78,8 @@ using DU = hn::CappedTag<uint16_t, 32>;
 
 // AV1 Cdef_Directions (kCdefDirections, usable as template arguments).
 constexpr int8_t kDirs[8][2][2] = {
-    {{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}}, {{0, 1}, {0, 2}},
-    {{0, 1}, {1, 2}},   {{1, 1}, {2, 2}},  {{1, 0}, {2, 1}},
-    {{1, 0}, {2, 0}},   {{1, 0}, {2, -1}},
+    {{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}}, {{0, 1}, {0, 2}}, {{0, 1}, {1, 2}},
+    {{1, 1}, {2, 2}},   {{1, 0}, {2, 1}},  {{1, 0}, {2, 0}}, {{1, 0}, {2, -1}},
 };
 
 // One block's filter (cdef_filter_block_ref's derived constants).
@@ -94,8 +93,12 @@ struct Strength {
 Strength make_strength(int pri, int sec, int damping, int cs) {
   auto log2 = [](int v) { return int(std::bit_width(unsigned(v))) - 1; };
   const int w0 = 4 - ((pri >> cs) & 1);
-  return {pri, sec, pri ? std::max(0, damping - log2(pri)) : 0,
-          sec ? std::max(0, damping - log2(sec)) : 0, w0, (w0 & 3) | 2};
+  return {pri,
+          sec,
+          pri ? std::max(0, damping - log2(pri)) : 0,
+          sec ? std::max(0, damping - log2(sec)) : 0,
+          w0,
+          (w0 & 3) | 2};
 }
 
 int effective_sec(int sec) { return sec == 3 ? 4 : sec; }
@@ -118,7 +121,8 @@ void widen_words(const ConstPlane& p, int y, int xa, int xb,
   if (p.step == 2) {
     if (n >= N) {
       const uint16_t* w = reinterpret_cast<const uint16_t*>(s);
-      for (; i + N <= n; i += N) hn::StoreU(value(hn::LoadU(d, w + i)), d, out + i);
+      for (; i + N <= n; i += N)
+        hn::StoreU(value(hn::LoadU(d, w + i)), d, out + i);
       if (i < n) hn::StoreU(value(hn::LoadU(d, w + n - N)), d, out + n - N);
       return;
     }
@@ -297,7 +301,7 @@ HWY_INLINE hn::Vec<D> load_tap(D d, const uint16_t* HWY_RESTRICT p) {
 // with kClip, the tap joins the min/max.
 template <int kDir, int kK, int kSign, bool kClip, int kColBytes, int kRows,
           class D, class V = hn::Vec<D>,
-          class VI = hn::Vec<hn::RebindToSigned<D>>>
+          class VI = hn::Vec<hn::RebindToSigned<D> > >
 HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
                   int shift, V& lo, VI& hi) {
   const hn::RebindToSigned<D> di;
@@ -368,16 +372,16 @@ HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
       const hn::RebindToUnsigned<D> du;
       hn::Store(hn::ShiftLeftSame(hn::BitCast(du, res), sink.lsb), du, v[0]);
     }
-    put_rows<8>(v[0], rows, out[0] + row * sink.stride[0],
-                sink.stride[0], sink.step[0]);
+    put_rows<8>(v[0], rows, out[0] + row * sink.stride[0], sink.stride[0],
+                sink.step[0]);
   } else {
     const hn::Repartition<int32_t, D> d32;
     const auto uv = hn::BitCast(d32, res);
     to_samples(d32, hn::And(uv, hn::Set(d32, 0xFFFF)), sink.lsb, v[0]);
     to_samples(d32, hn::ShiftRight<16>(uv), sink.lsb, v[1]);
     for (int p = 0; p < 2; p++)
-      put_rows<4>(v[p], rows, out[p] + row * sink.stride[p],
-                  sink.stride[p], sink.step[p]);
+      put_rows<4>(v[p], rows, out[p] + row * sink.stride[p], sink.stride[p],
+                  sink.step[p]);
   }
 }
 
@@ -473,8 +477,8 @@ void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
     uint64_t blocks = 0;
     for (int j = 0; j < kChunk; j += N) {
       uint8_t bits[8] = {};
-      hn::StoreMaskBits(
-          d, hn::Eq(hn::Load(d, key + j), hn::Set(d, uint8_t(k))), bits);
+      hn::StoreMaskBits(d, hn::Eq(hn::Load(d, key + j), hn::Set(d, uint8_t(k))),
+                        bits);
       uint64_t word;
       std::memcpy(&word, bits, 8);
       blocks |= word << j;
@@ -488,14 +492,13 @@ void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
 // Rows [y, y + rows) of p (those in the plane).
 void prefetch_rows(const ConstPlane& p, int y, int rows) {
   for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
-    for (int c = 0; c < p.width * p.step; c += 64)
-      hwy::Prefetch(p.row(r) + c);
+    for (int c = 0; c < p.width * p.step; c += 64) hwy::Prefetch(p.row(r) + c);
 }
 
 // copy_rect of 16-bit samples (of the same layout in dst and src): the
 // value bits of each word, the others 0.
-void copy_words(const Plane& dst, const ConstPlane& src, int x0, int x1,
-                int y0, int y1) {
+void copy_words(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
+                int y1) {
   const DU d;
   const int N = int(hn::Lanes(d)), n = x1 - x0;
   const uint16_t bits = uint16_t(src.max_value() << src.lsb);
@@ -574,10 +577,10 @@ struct Band {
               : (ch == 8 ? Tables<S>::kPair422 : Tables<S>::kPair420);
   // By the adjusted primary strength.
   Strength luma_str[16 << kCs];
-  const Strength uv_str = make_strength(
-      params.uv_pri_strength << kCs,
-      effective_sec(params.uv_sec_strength) << kCs, params.damping - 1 + kCs,
-      kCs);
+  const Strength uv_str =
+      make_strength(params.uv_pri_strength << kCs,
+                    effective_sec(params.uv_sec_strength) << kCs,
+                    params.damping - 1 + kCs, kCs);
   const bool uv_on = src.num_planes == 3 && (uv_str.pri || uv_str.sec);
   const int lsb = src.planes[0].lsb;
 
@@ -681,8 +684,8 @@ void chroma_chunk(Band<S>& w, int cy0, int b0, int n, const int* uv_blocks) {
       const int b = b0 + j;
       const uint16_t* blk = w.laid + (j + 1) * (w.ch + 4) * 8;
       if (j < both) {
-        w.jobs[count++] = {blk, &w.uv_str,
-                           {&u.at(4 * b, cy0), &v.at(4 * b, cy0)}};
+        w.jobs[count++] = {
+            blk, &w.uv_str, {&u.at(4 * b, cy0), &v.at(4 * b, cy0)}};
       } else {
         w.jobs[kChunk - 1 - spilled] = {
             blk,

@@ -10,7 +10,9 @@
 namespace daedalus {
 namespace {
 
-int clipped_step(int a, int b) { return std::min(std::abs(a - b), kDamageStepClip); }
+int clipped_step(int a, int b) {
+  return std::min(std::abs(a - b), kDamageStepClip);
+}
 
 template <class S>
 void steps_ref(const ConstPlane& plane, int y_begin, int y_end,

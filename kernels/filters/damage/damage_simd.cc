@@ -102,9 +102,9 @@ void steps_strided(const ConstPlane& plane, int y_begin, int y_end,
         const V16 s = load_samples<S, kStep>(d16, row + x * kStep, shift);
         const V16 right =
             load_samples<S, kStep>(d16, row + (x + 1) * kStep, shift);
-        hn::Store(hn::Add(hn::Load(d16, acc.get() + x),
-                          clipped_step(right, s, clip)),
-                  d16, acc.get() + x);
+        hn::Store(
+            hn::Add(hn::Load(d16, acc.get() + x), clipped_step(right, s, clip)),
+            d16, acc.get() + x);
         if (!below) continue;
         vertical = hn::Add(
             vertical,
@@ -129,8 +129,8 @@ void steps_strided(const ConstPlane& plane, int y_begin, int y_end,
 }
 
 // Frames have planar or two-channel interleaved planes.
-void steps(const ConstPlane& plane, int y_begin, int y_end,
-           uint32_t* col_steps, uint32_t* row_steps) {
+void steps(const ConstPlane& plane, int y_begin, int y_end, uint32_t* col_steps,
+           uint32_t* row_steps) {
   if (plane.step == 1)
     steps_strided<uint8_t, 1>(plane, y_begin, y_end, col_steps, row_steps);
   else if (plane.step == 2)

@@ -176,9 +176,11 @@ void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
   DeblockPlaneParams pp[3];
   int left[3] = {0, 0, 0};
   for (int p = 0; p < frame.num_planes; p++) {
-    pp[p] = deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    pp[p] =
+        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
     if (deblock_plane_active(pp[p]))
-      left[p] = (rows ? frame.planes[p].height : frame.planes[p].width) - first[p];
+      left[p] =
+          (rows ? frame.planes[p].height : frame.planes[p].width) - first[p];
   }
   // The channels of interleaved chroma share bytes, which the vector loads
   // of either read: one task filters both over the same range, so that no

@@ -695,8 +695,7 @@ void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
   const int w = plane.width, b = pp.block_size;
   const int edges_end = w - reach(K) + 1;
   // 10-bit rows are written whole even without an edge (the DSP contract).
-  if (y_begin >= y_end || w == 0 || (sizeof(S) == 1 && b >= edges_end))
-    return;
+  if (y_begin >= y_end || w == 0 || (sizeof(S) == 1 && b >= edges_end)) return;
   const Limits<S> k(pp, plane.bit_depth);
   const hwy::AlignedFreeUniquePtr<S[]> lines =
       hwy::AllocateAligned<S>(size_t(n) * w);

@@ -107,10 +107,14 @@ bool mc_is_noop(const McParams& params) {
 
 std::string_view mc_filter_name(McFilter filter) {
   switch (filter) {
-    case McFilter::Regular: return "regular";
-    case McFilter::Sharp: return "sharp";
-    case McFilter::Smooth: return "smooth";
-    case McFilter::Bilinear: return "bilinear";
+    case McFilter::Regular:
+      return "regular";
+    case McFilter::Sharp:
+      return "sharp";
+    case McFilter::Smooth:
+      return "smooth";
+    case McFilter::Bilinear:
+      return "bilinear";
   }
   return "?";
 }

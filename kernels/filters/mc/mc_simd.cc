@@ -418,9 +418,9 @@ void Horizontal8Pairs(const Window<uint8_t> e, const int16_t* taps, size_t g0,
     const V16 a = Pairs(d, p), b = Pairs(d, p + 16);
     const V16 even = Dot8(t, bias, a, PairsAt<2>(d, p, a, b),
                           PairsAt<4>(d, p, a, b), PairsAt<6>(d, p, a, b));
-    const V16 odd = Dot8(t, bias, PairsAt<1>(d, p, a, b),
-                         PairsAt<3>(d, p, a, b), PairsAt<5>(d, p, a, b),
-                         PairsAt<7>(d, p, a, b));
+    const V16 odd =
+        Dot8(t, bias, PairsAt<1>(d, p, a, b), PairsAt<3>(d, p, a, b),
+             PairsAt<5>(d, p, a, b), PairsAt<7>(d, p, a, b));
     StoreGroup(d, Clip7(d, even), Clip7(d, odd), out + i * G);
   }
 }
@@ -553,8 +553,7 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
   for (int y = y_begin; y < y_end; y++) {
     const int a = y + iy - 3;
     for (; next <= a + 6; next++)
-      source_row(clamp_row(next + 1),
-                 PairSink{s.slot(next - 1), s.slot(next)});
+      source_row(clamp_row(next + 1), PairSink{s.slot(next - 1), s.slot(next)});
     const int16_t* pairs[4] = {s.slot(a), s.slot(a + 2), s.slot(a + 4),
                                s.slot(a + 6)};
     WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, uint8_t* out) {

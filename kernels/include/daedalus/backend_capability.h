@@ -14,9 +14,8 @@ namespace daedalus {
 enum class Kernel { DeblockH264, DeblockVp9, DeblockDct, Cdef, Mc };
 
 inline constexpr Kernel kAllKernels[] = {Kernel::DeblockH264,
-                                         Kernel::DeblockVp9,
-                                         Kernel::DeblockDct, Kernel::Cdef,
-                                         Kernel::Mc};
+                                         Kernel::DeblockVp9, Kernel::DeblockDct,
+                                         Kernel::Cdef, Kernel::Mc};
 
 // "deblock mode=h264", "CDEF", ...: as a message to a user names it.
 std::string_view kernel_name(Kernel kernel);

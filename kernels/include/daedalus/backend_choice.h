@@ -42,10 +42,10 @@ struct TrialSpec {
 // What a trial found for one backend.
 struct BackendFigure {
   BackendKind kind = BackendKind::Cpu;
-  double ms = -1;         // per frame, the median of the timed calls; < 0: none
-  int frames = 0;         // timed calls
-  double gpu_share = 0;   // hybrid: the GPU's fraction of each plane's rows
-  std::string why_not;    // not measured: why (unavailable, failed)
+  double ms = -1;        // per frame, the median of the timed calls; < 0: none
+  int frames = 0;        // timed calls
+  double gpu_share = 0;  // hybrid: the GPU's fraction of each plane's rows
+  std::string why_not;   // not measured: why (unavailable, failed)
   bool measured() const { return ms >= 0; }
 };
 

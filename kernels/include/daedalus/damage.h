@@ -63,9 +63,9 @@ struct BlockGrid {
   int spacing = 8;   // 4, 8 or 16
   int offset_x = 0;  // 0 .. spacing - 1
   int offset_y = 0;
-  int blk = 0;   // the step across grid lines beyond the steps beside them
-  int half = 0;  // per mille: the halfway lines' excess over the grid's
-  int act = 0;   // the picture's mean step, both directions
+  int blk = 0;      // the step across grid lines beyond the steps beside them
+  int half = 0;     // per mille: the halfway lines' excess over the grid's
+  int act = 0;      // the picture's mean step, both directions
   int measure = 0;  // blk * blk / act: the level's measure
 };
 
@@ -130,16 +130,16 @@ int log2_16(uint32_t x);
 // What the running estimate knows after the last frame.
 struct DamageEstimate {
   BlockGrid luma;
-  BlockGrid chroma;     // the first chroma plane; luma's when gray
+  BlockGrid chroma;             // the first chroma plane; luma's when gray
   QuantiserEstimate quantiser;  // luma's
-  int level = 0;        // 0 (clean) .. kDamageLevels - 1, with hysteresis
+  int level = 0;  // 0 (clean) .. kDamageLevels - 1, with hysteresis
   // 1 .. kDctRungs - 1 where the probe finds a DCT coder's quantiser (its
   // zero_excess passed kCodedGate): the dct ladder's rung, which then
   // decides the settings instead of `level`; 0 otherwise.
   int rung = 0;
-  int grid_x = 0;       // the grid's origin in luma samples, 0..15: the
-  int grid_y = 0;       // deblock element's grid-x / grid-y
-  int frames = 0;       // frames folded in since the last reset
+  int grid_x = 0;  // the grid's origin in luma samples, 0..15: the
+  int grid_y = 0;  // deblock element's grid-x / grid-y
+  int frames = 0;  // frames folded in since the last reset
 };
 
 inline constexpr int kDamageLevels = 8;

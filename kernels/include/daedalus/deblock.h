@@ -145,8 +145,8 @@ using DeblockHorizontalEdgesFn = void (*)(const Plane& plane,
 // written a sample at a time where its step is not the sample size, so both
 // channels of interleaved chroma may too.
 using DeblockDctRowsFn = void (*)(const ConstPlane& src, const Plane& dst,
-                                  const DeblockPlaneParams& params,
-                                  int y_begin, int y_end);
+                                  const DeblockPlaneParams& params, int y_begin,
+                                  int y_end);
 
 // Every mode has an entry per sample size: planes of bit depth 8 and of bit
 // depth 10 (16-bit words, *_hbd).
@@ -207,9 +207,10 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
 enum class DeblockPass { VerticalEdges, HorizontalEdges };
 
 // One pass of deblock_frame() over the rest of each plane from `first[p]`
-// on, on a grid view (the caller applies the grid offset): rows for pass 1, columns for pass 2 (a backend that gives the leading
-// part of a frame to a GPU runs the rest here). The two channels of
-// interleaved chroma must have the same `first`.
+// on, on a grid view (the caller applies the grid offset): rows for pass 1,
+// columns for pass 2 (a backend that gives the leading part of a frame to a GPU
+// runs the rest here). The two channels of interleaved chroma must have the
+// same `first`.
 void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
                   const DeblockParams& params, DeblockPass pass,
                   const int first[3], ThreadPool* pool);

@@ -37,9 +37,7 @@ struct PlaneView {
   int max_value() const { return (1 << bit_depth) - 1; }
 
   // A writable view converts to a read-only one, never the other way.
-  operator PlaneView<const T>() const
-    requires(!std::is_const_v<T>)
-  {
+  operator PlaneView<const T>() const requires(!std::is_const_v<T>) {
     return {data, stride, width, height, step, bit_depth, lsb};
   }
 };
@@ -117,9 +115,7 @@ struct FrameView {
            (d == uintptr_t(size) || d == uintptr_t(-size));
   }
 
-  operator FrameView<const T>() const
-    requires(!std::is_const_v<T>)
-  {
+  operator FrameView<const T>() const requires(!std::is_const_v<T>) {
     FrameView<const T> f;
     for (int i = 0; i < 3; i++) f.planes[i] = planes[i];
     f.num_planes = num_planes;
@@ -141,8 +137,8 @@ FrameView<T> field_of(const FrameView<T>& frame, int parity) {
   FrameView<T> field = frame;
   for (int i = 0; i < frame.num_planes; i++) {
     const PlaneView<T>& p = frame.planes[i];
-    field.planes[i].data = p.height > parity ? p.data + parity * p.stride
-                                             : p.data;
+    field.planes[i].data =
+        p.height > parity ? p.data + parity * p.stride : p.data;
     field.planes[i].stride = 2 * p.stride;
     field.planes[i].height = (p.height + 1 - parity) / 2;
   }

@@ -25,7 +25,10 @@ class FakeBackend final : public Backend {
  public:
   FakeBackend(BackendKind kind, double ms, FakeClock* clock, int good_frames,
               double first_ms)
-      : kind_(kind), ms_(ms), clock_(clock), good_(good_frames),
+      : kind_(kind),
+        ms_(ms),
+        clock_(clock),
+        good_(good_frames),
         first_ms_(first_ms) {}
   BackendKind kind() const override { return kind_; }
   Status deblock(const Frame&, const DeblockParams&) override { return work(); }
@@ -62,9 +65,9 @@ struct FakeMachine {
   TrialSeams seams() {
     TrialSeams s;
     s.now_ms = [this] { return clock.now; };
-    s.create = [this](BackendKind kind, std::string* why_not,
-                      const BackendOptions& options)
-        -> std::unique_ptr<Backend> {
+    s.create = [this](
+                   BackendKind kind, std::string* why_not,
+                   const BackendOptions& options) -> std::unique_ptr<Backend> {
       clock.now += create_ms;
       created_with[kind] = options;
       auto it = ms.find(kind);
@@ -76,7 +79,8 @@ struct FakeMachine {
       // The fake hybrid's time follows its split, like a real one's would.
       if (kind == BackendKind::Hybrid)
         t = std::max(ms[BackendKind::Cpu] * (1 - options.gpu_share),
-                     ms[BackendKind::Gpu] * options.gpu_share) + it->second;
+                     ms[BackendKind::Gpu] * options.gpu_share) +
+            it->second;
       const int good_frames = good.count(kind) ? good[kind] : 1 << 30;
       const double first_ms = first.count(kind) ? first[kind] : t;
       return std::make_unique<FakeBackend>(kind, t, &clock, good_frames,
@@ -111,7 +115,8 @@ std::vector<BackendFigure> figures(const std::vector<TrialCandidate>& trial) {
 
 TEST(Trial, MeasuresEveryBackendAndSplitsHybridRowsByThroughput) {
   FakeMachine m;
-  m.ms = {{BackendKind::Cpu, 3.0}, {BackendKind::Gpu, 1.0},
+  m.ms = {{BackendKind::Cpu, 3.0},
+          {BackendKind::Gpu, 1.0},
           {BackendKind::Hybrid, 0.1}};
   const auto trial = run_trial(cdef_job({}), small_spec(60), m.seams());
   ASSERT_EQ(trial.size(), 3u);
@@ -129,7 +134,8 @@ TEST(Trial, MeasuresEveryBackendAndSplitsHybridRowsByThroughput) {
 
 TEST(Trial, StaysWithinItsBudgetButTimesEveryBackendAtLeastOnce) {
   FakeMachine m;
-  m.ms = {{BackendKind::Cpu, 2.0}, {BackendKind::Gpu, 5.0},
+  m.ms = {{BackendKind::Cpu, 2.0},
+          {BackendKind::Gpu, 5.0},
           {BackendKind::Hybrid, 0}};
   const double start = m.clock.now;
   const auto trial = run_trial(mc_job({}), small_spec(60), m.seams());
@@ -141,7 +147,8 @@ TEST(Trial, StaysWithinItsBudgetButTimesEveryBackendAtLeastOnce) {
   EXPECT_LE(m.clock.now - start, 60 + 2);
 
   FakeMachine slow;
-  slow.ms = {{BackendKind::Cpu, 50.0}, {BackendKind::Gpu, 70.0},
+  slow.ms = {{BackendKind::Cpu, 50.0},
+             {BackendKind::Gpu, 70.0},
              {BackendKind::Hybrid, 0}};
   const auto tiny = run_trial(mc_job({}), small_spec(10), slow.seams());
   for (const TrialCandidate& c : tiny) EXPECT_EQ(c.figure.frames, 1);
@@ -149,7 +156,8 @@ TEST(Trial, StaysWithinItsBudgetButTimesEveryBackendAtLeastOnce) {
 
 TEST(Trial, ASlowFirstCallStillLeavesThreeTimedCalls) {
   FakeMachine m;
-  m.ms = {{BackendKind::Cpu, 1.0}, {BackendKind::Gpu, 1.0},
+  m.ms = {{BackendKind::Cpu, 1.0},
+          {BackendKind::Gpu, 1.0},
           {BackendKind::Hybrid, 0}};
   m.first = {{BackendKind::Gpu, 25.0}};  // compiling pipelines
   const auto trial = run_trial(mc_job({}), small_spec(60), m.seams());
@@ -160,7 +168,8 @@ TEST(Trial, ASlowFirstCallStillLeavesThreeTimedCalls) {
 
 TEST(Trial, CountsBackendCreationAgainstTheBudget) {
   FakeMachine m;
-  m.ms = {{BackendKind::Cpu, 1.0}, {BackendKind::Gpu, 1.0},
+  m.ms = {{BackendKind::Cpu, 1.0},
+          {BackendKind::Gpu, 1.0},
           {BackendKind::Hybrid, 0}};
   m.create_ms = 40;
   const auto trial = run_trial(mc_job({}), small_spec(60), m.seams());
@@ -197,7 +206,8 @@ TEST(Trial, FallsBackToScalarWhenThereIsNoCpuBackend) {
 
 TEST(Trial, ABackendFailingInTheTrialIsNotOffered) {
   FakeMachine m;
-  m.ms = {{BackendKind::Cpu, 3.0}, {BackendKind::Gpu, 1.0},
+  m.ms = {{BackendKind::Cpu, 3.0},
+          {BackendKind::Gpu, 1.0},
           {BackendKind::Hybrid, 0}};
   m.good = {{BackendKind::Gpu, 2}};  // warm-up and one timed call
   const auto trial = run_trial(cdef_job({}), small_spec(60), m.seams());
@@ -223,9 +233,9 @@ TEST(Trial, GivesAnInPlaceJobFreshInputEveryCall) {
   FrameJob job = deblock_job({});
   const auto filter = job.run;
   job.run = [&](Backend& b, const Frame& dst, const ConstFrame& src) {
-    std::vector<uint8_t> seen(dst.planes[0].data,
-                              dst.planes[0].data + dst.planes[0].stride *
-                                                       dst.planes[0].height);
+    std::vector<uint8_t> seen(
+        dst.planes[0].data,
+        dst.planes[0].data + dst.planes[0].stride * dst.planes[0].height);
     if (calls++ == 0) first = seen;
     stale += seen != first;
     return filter(b, dst, src);

@@ -25,7 +25,9 @@ using KernelRun = std::function<Status(Backend* backend, const Frame& dst,
 
 // How a kernel's source is made: random values by default.
 using Fill = std::function<void(std::mt19937&, Image&)>;
-void fill_random(std::mt19937& gen, Image& image) { test::fill_random(image, gen); }
+void fill_random(std::mt19937& gen, Image& image) {
+  test::fill_random(image, gen);
+}
 
 // A kernel on the scalar and cpu backends (1 and 3 threads) against its
 // reference, on every 10-bit format: `fill`'s values with random bits outside
@@ -98,21 +100,25 @@ void expect_deblock_matches(
   const Fill blocky = [](std::mt19937& gen, Image& image) {
     test::fill_blocky(image, gen, 8, 512, 60);
   };
-  expect_cpu_backends_match(salt, [&](std::mt19937& gen) -> KernelRun {
-    const DeblockParams params = draw(gen);
-    return [&ref, params](Backend* b, const Frame& dst, const ConstFrame&) {
-      if (b) return b->deblock(dst, params);
-      deblock_frame(ref, dst, params);
-      return Status::ok();
-    };
-  }, blocky, /*in_place=*/true);
+  expect_cpu_backends_match(
+      salt,
+      [&](std::mt19937& gen) -> KernelRun {
+        const DeblockParams params = draw(gen);
+        return [&ref, params](Backend* b, const Frame& dst, const ConstFrame&) {
+          if (b) return b->deblock(dst, params);
+          deblock_frame(ref, dst, params);
+          return Status::ok();
+        };
+      },
+      blocky, /*in_place=*/true);
 }
 
 // mode=h264 and vp9 at random settings.
 TEST(BitDepth, DeblockOnTheCpuBackendsMatchesTheReference) {
   expect_deblock_matches(404, [](std::mt19937& gen) {
     DeblockParams params;
-    if (gen() % 2) params = test::vp9_params(int(gen() % 63) + 1, int(gen() % 8), 8);
+    if (gen() % 2)
+      params = test::vp9_params(int(gen() % 63) + 1, int(gen() % 8), 8);
     params.qp = 40 + int(gen() % 12);
     params.block_size = 4 << (gen() % 3);
     params.grid_x = int(gen() % 16);
@@ -125,7 +131,8 @@ TEST(BitDepth, DeblockOnTheCpuBackendsMatchesTheReference) {
 // origin).
 TEST(BitDepth, DeblockDctOnTheCpuBackendsMatchesTheReference) {
   expect_deblock_matches(405, [](std::mt19937& gen) {
-    DeblockParams params = test::dct_params(30 + int(gen() % 22), 1 << (gen() % 7));
+    DeblockParams params =
+        test::dct_params(30 + int(gen() % 22), 1 << (gen() % 7));
     params.chroma_qp_offset = int(gen() % 25) - 12;
     params.grid_x = int(gen() % 16);
     params.grid_y = int(gen() % 16);
@@ -147,13 +154,16 @@ Status run_kernel(Backend& backend, Kernel kernel, Image& frame,
   McParams mc;
   mc.dx = 0.5;
   switch (kernel) {
-    case Kernel::DeblockH264: return backend.deblock(frame.frame(), {});
+    case Kernel::DeblockH264:
+      return backend.deblock(frame.frame(), {});
     case Kernel::DeblockVp9:
       return backend.deblock(frame.frame(), test::vp9_params(10, 0, 8));
     case Kernel::DeblockDct:
       return backend.deblock(frame.frame(), test::dct_params(40, 4));
-    case Kernel::Cdef: return backend.cdef(frame.frame(), src.frame(), {});
-    case Kernel::Mc: return backend.mc(frame.frame(), src.frame(), mc);
+    case Kernel::Cdef:
+      return backend.cdef(frame.frame(), src.frame(), {});
+    case Kernel::Mc:
+      return backend.mc(frame.frame(), src.frame(), mc);
   }
   return Status::error("no such kernel");
 }
@@ -196,8 +206,8 @@ TEST(BitDepth, CapabilityTableIsConsistent) {
     EXPECT_TRUE(!at10(BackendKind::Cpu) || at10(BackendKind::Scalar));
     EXPECT_TRUE(!at10(BackendKind::Hybrid) ||
                 (at10(BackendKind::Cpu) && at10(BackendKind::Gpu)));
-    EXPECT_EQ(any_backend_computes(kernel, 10), at10(BackendKind::Scalar) ||
-                                                    at10(BackendKind::Gpu));
+    EXPECT_EQ(any_backend_computes(kernel, 10),
+              at10(BackendKind::Scalar) || at10(BackendKind::Gpu));
   }
   // Today's state (docs/spec.md "High bit depth"), which CPU and GPU work
   // changes together with this line.

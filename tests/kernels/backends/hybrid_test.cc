@@ -11,11 +11,11 @@
 #include <random>
 #include <string>
 
+#include "backends/gpu/gpu_bands.h"
 #include "daedalus/backend_hybrid.h"
 #include "daedalus/cdef.h"
 #include "daedalus/deblock.h"
 #include "daedalus/mc.h"
-#include "backends/gpu/gpu_bands.h"
 #include "gpu_test_util.h"
 #include "test_util.h"
 
@@ -56,8 +56,8 @@ class Hybrid : public test::GpuTest {
 
   void expect_mc(const Image& src, const McParams& p, double share,
                  int dst_padding) {
-    SCOPED_TRACE(describe(src, share) + " dx " + std::to_string(p.dx) +
-                 " dy " + std::to_string(p.dy) + " filter " +
+    SCOPED_TRACE(describe(src, share) + " dx " + std::to_string(p.dx) + " dy " +
+                 std::to_string(p.dy) + " filter " +
                  std::to_string(int(p.filter)));
     const Image want = test::reference_output(src, mc_job(p), dst_padding);
     Image got(src.format(), src.width(), src.height(), dst_padding);
@@ -182,8 +182,8 @@ TEST_F(Hybrid, RejectsBadCallsOnEitherSide) {
 // the plane (every source row clamped: a band's source window is one row).
 TEST_F(Hybrid, McEveryFormatSizeAndShare) {
   const McParams kParams[] = {
-      {0.3, -0.7, McFilter::Regular}, {-2.6875, 0, McFilter::Sharp},
-      {0, 5.5, McFilter::Smooth},     {3, -2, McFilter::Regular},
+      {0.3, -0.7, McFilter::Regular},   {-2.6875, 0, McFilter::Sharp},
+      {0, 5.5, McFilter::Smooth},       {3, -2, McFilter::Regular},
       {1.25, 0.75, McFilter::Bilinear}, {40.5, -70.25, McFilter::Sharp},
       {-9.5, 33.3, McFilter::Regular},
   };
@@ -388,9 +388,9 @@ TEST_F(Hybrid, TenBitEveryKernelFormatSizeAndShare) {
         // both modes.
         for (DeblockParams p :
              {DeblockParams{.qp = 51 - 6 * (n % 2),
-                            .chroma_qp_offset = 4,
-                            .bs = 1 + n % 4,
-                            .block_size = 4 << (n % 3)},
+             .chroma_qp_offset = 4,
+             .bs = 1 + n % 4,
+             .block_size = 4 << (n % 3)},
               test::vp9_params(40 + 23 * (n % 2), n % 8, 4 << ((n + 1) % 3))}) {
           p.grid_x = n % 5 == 4 ? int(gen() % 16) : 0;
           p.grid_y = n % 5 == 4 ? int(gen() % 16) : 0;
@@ -425,19 +425,22 @@ TEST_F(Hybrid, FramesInGpuBuffers) {
     const McParams mp{0.7, -1.3, McFilter::Regular};
     ASSERT_TRUE(hybrid->mc(gdst.frame, gsrc.frame, mp));
     copy_from_gpu(gdst, dst);
-    EXPECT_EQ(test::first_difference(
-                  test::reference_output(src, mc_job(mp), 8), dst), "");
+    EXPECT_EQ(
+        test::first_difference(test::reference_output(src, mc_job(mp), 8), dst),
+        "");
 
     ASSERT_TRUE(hybrid->cdef(gdst.frame, gsrc.frame, {}));
     copy_from_gpu(gdst, dst);
     EXPECT_EQ(test::first_difference(
-                  test::reference_output(src, cdef_job({}), 8), dst), "");
+                  test::reference_output(src, cdef_job({}), 8), dst),
+              "");
 
     const DeblockParams dp{.qp = 51, .bs = 4, .block_size = 4};
     ASSERT_TRUE(hybrid->deblock(gsrc.frame, dp));
     copy_from_gpu(gsrc, dst);
     EXPECT_EQ(test::first_difference(
-                  test::reference_output(src, deblock_job(dp)), dst), "");
+                  test::reference_output(src, deblock_job(dp)), dst),
+              "");
     EXPECT_EQ(hybrid->last_frame_stats().gpu.zero_copy_groups, 0);
   }
 }
@@ -467,8 +470,7 @@ class GpuBands : public test::GpuTest {
       for (int y = 0; y < g.planes[p].height; y++)
         for (int x = 0; x < g.planes[p].width; x++) {
           const bool in_band = (columns ? x : y) < extent[p];
-          ASSERT_EQ(g.planes[p].at(x, y),
-                    (in_band ? b : r).planes[p].at(x, y))
+          ASSERT_EQ(g.planes[p].at(x, y), (in_band ? b : r).planes[p].at(x, y))
               << "plane " << p << " (" << x << ", " << y << ")"
               << (in_band ? " in" : " outside") << " the band";
         }

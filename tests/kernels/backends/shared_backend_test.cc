@@ -33,9 +33,12 @@ constexpr Kernel kKernels[] = {Kernel::Deblock, Kernel::Cdef, Kernel::Mc};
 
 std::string kernel_name(Kernel k) {
   switch (k) {
-    case Kernel::Deblock: return "deblock";
-    case Kernel::Cdef: return "cdef";
-    case Kernel::Mc: return "mc";
+    case Kernel::Deblock:
+      return "deblock";
+    case Kernel::Cdef:
+      return "cdef";
+    case Kernel::Mc:
+      return "mc";
   }
   return "?";
 }
@@ -67,7 +70,8 @@ Status run_kernel(Backend& backend, Kernel k, const Frame& dst,
 }
 
 Image reference_output(Kernel k, const Image& src) {
-  std::unique_ptr<Backend> scalar = create_backend(BackendKind::Scalar, nullptr);
+  std::unique_ptr<Backend> scalar =
+      create_backend(BackendKind::Scalar, nullptr);
   Image out = src;
   const Status s = run_kernel(*scalar, k, out.frame(), src.frame());
   EXPECT_TRUE(s) << s.message();
@@ -95,8 +99,8 @@ std::string filter_and_compare(Backend& backend, Kernel k, const Image& src) {
 
 // Runs `work(i)` on `n` threads started together; returns every non-empty
 // string they returned.
-std::vector<std::string> on_threads(int n,
-                                    const std::function<std::string(int)>& work) {
+std::vector<std::string> on_threads(
+    int n, const std::function<std::string(int)>& work) {
   std::latch start(n);
   std::vector<std::string> results(n);
   std::vector<std::thread> threads;
@@ -123,7 +127,8 @@ class SharedPool : public ::testing::Test {
 
   static std::unique_ptr<Backend> cpu(int threads) {
     std::string why;
-    std::unique_ptr<Backend> b = create_backend(BackendKind::Cpu, &why, {threads});
+    std::unique_ptr<Backend> b =
+        create_backend(BackendKind::Cpu, &why, {threads});
     EXPECT_TRUE(b) << why;
     return b;
   }
@@ -229,9 +234,9 @@ std::string filter_in_buffers_and_compare(GpuBackend& backend,
     return describe(k, src) + " in GpuBuffers: guards written";
   const GpuFrameStats& st = backend.last_frame_stats();
   if (expect_zero_copy != (st.staged_groups == 0 && st.zero_copy_groups > 0))
-    return describe(k, src) + " in GpuBuffers: " +
-           std::to_string(st.zero_copy_groups) + " groups in place, " +
-           std::to_string(st.staged_groups) + " staged";
+    return describe(k, src) +
+           " in GpuBuffers: " + std::to_string(st.zero_copy_groups) +
+           " groups in place, " + std::to_string(st.staged_groups) + " staged";
   return "";
 }
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "test_util.h"
 #include "cdef_test_helpers.h"
+#include "test_util.h"
 
 namespace daedalus {
 namespace {
@@ -22,8 +22,8 @@ TEST(CdefFilter, SingleTapImpulseEachDirection) {
   struct Case {
     Tap tap;
     int k, pri, sec, damping, delta;
-    int center;  // expected output at c
-    int peak;    // expected output at the impulse
+    int center;                   // expected output at c
+    int peak;                     // expected output at the impulse
     bool even_dirs_only = false;  // see OddDirectionsShareATap
   };
   // c: sum = w * constrain(delta, s, shift), out = 128 + ((8 + sum -
@@ -80,9 +80,8 @@ TEST(CdefFilter, SingleTapImpulseEachDirection) {
             filter_center_block(src, {c.pri, c.sec, dir, c.damping});
         SCOPED_TRACE(testing::Message()
                      << "dir " << dir << " tap " << int(c.tap) << " k " << c.k
-                     << " sign " << sign << " pri " << c.pri << " sec "
-                     << c.sec << " damping " << c.damping << " delta "
-                     << c.delta);
+                     << " sign " << sign << " pri " << c.pri << " sec " << c.sec
+                     << " damping " << c.damping << " delta " << c.delta);
         EXPECT_EQ(at(out, kC, kC), c.center);
         EXPECT_EQ(at(out, kC + list[0].dx, kC + list[0].dy), c.peak);
         expect_untouched_far_from(out, list);
@@ -98,7 +97,8 @@ TEST(CdefFilter, OddPrimaryWeightsAreThreeThree) {
   // pri 14: k 0: 2 * 4 * 7 = 56 -> 4; k 1: 2 * 2 * 7 = 28 -> 36 >> 4 = 2.
   for (int dir = 0; dir < 8; dir++) {
     for (int k = 0; k < 2; k++) {
-      const int dy = kCdefDirections[dir][k][0], dx = kCdefDirections[dir][k][1];
+      const int dy = kCdefDirections[dir][k][0],
+                dx = kCdefDirections[dir][k][1];
       const Image src = impulses({{dy, dx, 7}, {-dy, -dx, 7}});
       Image odd = filter_center_block(src, {15, 0, dir, 6});
       Image even = filter_center_block(src, {14, 0, dir, 6});
@@ -118,7 +118,8 @@ TEST(CdefFilter, DampingWidensWhatIsSeen) {
     const Image src = impulses({{dy, dx, 12}, {-dy, -dx, 12}});
     for (int damping = 3; damping <= 6; damping++) {
       Image out = filter_center_block(src, {4, 0, dir, damping});
-      EXPECT_EQ(at(out, kC, kC), expected[damping - 3]) << dir << " " << damping;
+      EXPECT_EQ(at(out, kC, kC), expected[damping - 3])
+          << dir << " " << damping;
     }
   }
 }
@@ -154,8 +155,8 @@ TEST(CdefFilter, OddDirectionsShareATap) {
   // constrain(4) = 4: pri only 16 -> 1; sec only 8 -> 1 for odd directions
   // (0 for even ones, where the tap is not a secondary one); both 24 -> 2.
   for (int dir = 0; dir < 8; dir++) {
-    const Image src = impulses(
-        {{kCdefDirections[dir][0][0], kCdefDirections[dir][0][1], 4}});
+    const Image src =
+        impulses({{kCdefDirections[dir][0][0], kCdefDirections[dir][0][1], 4}});
     Image pri = filter_center_block(src, {4, 0, dir, 6});
     Image sec = filter_center_block(src, {0, 4, dir, 6});
     Image both = filter_center_block(src, {4, 4, dir, 6});
@@ -266,15 +267,15 @@ TEST(CdefFilter, ReadsSourceOnlyAndHonoursStep) {
   // Filtering into garbage gives the same result; an NV12 chroma plane
   // (step 2) gives what the same samples give in a planar layout.
   std::mt19937 gen = test::rng(4);
-  Image nv(PixelFormat::NV12, 32, 32, kPad), i420(PixelFormat::I420, 32, 32,
-                                                  kPad);
+  Image nv(PixelFormat::NV12, 32, 32, kPad),
+      i420(PixelFormat::I420, 32, 32, kPad);
   fill_content(nv, gen, 1);
   const ConstFrame n = nv.frame();
   test::fill(i420, [&](int p, int x, int y) { return n.planes[p].at(x, y); });
   for (int dir = 0; dir < 8; dir++) {
     const CdefBlockParams bp = {5, 2, dir, 4};
-    Image a(PixelFormat::NV12, 32, 32, kPad), b(PixelFormat::I420, 32, 32,
-                                                kPad);
+    Image a(PixelFormat::NV12, 32, 32, kPad),
+        b(PixelFormat::I420, 32, 32, kPad);
     test::fill_random(a, gen);
     test::fill(b, [](int, int, int) { return uint8_t(0); });
     for (int p = 1; p < 3; p++)

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "test_util.h"
 #include "cdef_test_helpers.h"
+#include "test_util.h"
 
 namespace daedalus {
 namespace {
@@ -30,15 +30,14 @@ TEST(CdefFrame, StripesKnownAnswer) {
   // lose w 1 (-20 -> -13 >> 4 = -1: 129). Row 2 sees row 4 through two w 1
   // taps: -8 -> -1: 129, columns 0, 1, 6, 7 lose one: -4 -> 0: 130.
   // Rows 4, 5 mirror rows 3, 2.
-  const uint8_t expected[8][8] = {
-      {130, 130, 130, 130, 130, 130, 130, 130},
-      {130, 130, 130, 130, 130, 130, 130, 130},
-      {130, 130, 129, 129, 129, 129, 130, 130},
-      {129, 129, 128, 128, 128, 128, 129, 129},
-      {127, 127, 128, 128, 128, 128, 127, 127},
-      {126, 126, 127, 127, 127, 127, 126, 126},
-      {126, 126, 126, 126, 126, 126, 126, 126},
-      {126, 126, 126, 126, 126, 126, 126, 126}};
+  const uint8_t expected[8][8] = {{130, 130, 130, 130, 130, 130, 130, 130},
+                                  {130, 130, 130, 130, 130, 130, 130, 130},
+                                  {130, 130, 129, 129, 129, 129, 130, 130},
+                                  {129, 129, 128, 128, 128, 128, 129, 129},
+                                  {127, 127, 128, 128, 128, 128, 127, 127},
+                                  {126, 126, 127, 127, 127, 127, 126, 126},
+                                  {126, 126, 126, 126, 126, 126, 126, 126},
+                                  {126, 126, 126, 126, 126, 126, 126, 126}};
   Image src(PixelFormat::GRAY8, 8, 8, kPad);
   test::fill(src, [](int, int, int y) { return uint8_t(y < 4 ? 130 : 126); });
   for (int sec : {4, 3}) {  // 3 acts as 4
@@ -101,9 +100,8 @@ TEST(CdefFrame, MatchesBlockCompositionEveryFormatAndSize) {
         SCOPED_TRACE(testing::Message()
                      << pixel_format_name(format) << " " << s[0] << "x" << s[1]
                      << " pri " << prm.pri_strength << " sec "
-                     << prm.sec_strength << " uv " << prm.uv_pri_strength
-                     << "/" << prm.uv_sec_strength << " damping "
-                     << prm.damping);
+                     << prm.sec_strength << " uv " << prm.uv_pri_strength << "/"
+                     << prm.uv_sec_strength << " damping " << prm.damping);
         ASSERT_EQ(test::first_difference(want, out), "");
         ASSERT_TRUE(test::guards_intact(out));
         ASSERT_TRUE(test::guards_intact(src));
@@ -157,8 +155,8 @@ TEST(CdefFrame, RemainderIsCopied) {
             continue;
           }
           ASSERT_EQ(s.planes[p].at(x, y), o.planes[p].at(x, y))
-              << pixel_format_name(format) << " plane " << p << " " << x
-              << "," << y;
+              << pixel_format_name(format) << " plane " << p << " " << x << ","
+              << y;
         }
     }
     EXPECT_TRUE(changed) << pixel_format_name(format);
@@ -172,8 +170,8 @@ TEST(CdefFrame, ChromaBlockOutsideItsPlaneIsCopied) {
   // copied; the one at (0, 0) is filtered as in the full 8x8 chroma plane
   // (its taps reach x, y <= 5 only).
   std::mt19937 gen = test::rng(16);
-  Image src(PixelFormat::I420, 16, 16, kPad), dst(PixelFormat::I420, 16, 16,
-                                                  kPad);
+  Image src(PixelFormat::I420, 16, 16, kPad),
+      dst(PixelFormat::I420, 16, 16, kPad);
   test::fill_near(src, gen, 128, 8);
   test::fill(dst, [](int, int, int) { return uint8_t(0); });
   const CdefParams prm = {0, 0, 15, 4, 6};
@@ -189,7 +187,8 @@ TEST(CdefFrame, ChromaBlockOutsideItsPlaneIsCopied) {
   for (int p = 1; p < 3; p++)
     for (int y = 0; y < 7; y++)
       for (int x = 0; x < 7; x++) {
-        const int want = (x < 4 && y < 4) ? at(full, x, y, p) : at(src, x, y, p);
+        const int want =
+            (x < 4 && y < 4) ? at(full, x, y, p) : at(src, x, y, p);
         ASSERT_EQ(at(dst, x, y, p), want) << p << " " << x << "," << y;
         filtered |= x < 4 && y < 4 && want != at(src, x, y, p);
       }
@@ -234,8 +233,8 @@ TEST(CdefFrame, SemiPlanarChromaEqualsPlanar) {
       h ^= h >> 13;
       return uint8_t(112 + (h >> 24) % 32);
     };
-    Image nv(PixelFormat::NV12, 41, 27, kPad), pl(PixelFormat::I420, 41, 27,
-                                                  kPad);
+    Image nv(PixelFormat::NV12, 41, 27, kPad),
+        pl(PixelFormat::I420, 41, 27, kPad);
     test::fill(nv, value);
     test::fill(pl, value);
     const CdefParams prm = test::random_cdef_params(gen);
@@ -289,8 +288,8 @@ TEST(CdefFrame, BandWritesExactlyItsRows) {
             const int y1 = std::min((8 * b) >> sy, d.planes[p].height);
             for (int y = 0; y < d.planes[p].height; y++)
               for (int x = 0; x < d.planes[p].width; x++) {
-                const int want = (y >= y0 && y < y1) ? w.planes[p].at(x, y)
-                                                     : garbage;
+                const int want =
+                    (y >= y0 && y < y1) ? w.planes[p].at(x, y) : garbage;
                 ASSERT_EQ(d.planes[p].at(x, y), want)
                     << pixel_format_name(format) << " [" << a << ", " << b
                     << ") plane " << p << " " << x << "," << y;

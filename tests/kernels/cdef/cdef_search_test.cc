@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "test_util.h"
 #include "cdef_test_helpers.h"
+#include "test_util.h"
 
 namespace daedalus {
 namespace {
@@ -20,10 +20,10 @@ using namespace cdef_test;
 
 TEST(CdefTables, DirectionsMatchSpec) {
   // AV1 spec 7.15.3 Cdef_Directions, {row, col}.
-  const int expected[8][2][2] = {
-      {{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}}, {{0, 1}, {0, 2}},
-      {{0, 1}, {1, 2}},   {{1, 1}, {2, 2}},  {{1, 0}, {2, 1}},
-      {{1, 0}, {2, 0}},   {{1, 0}, {2, -1}}};
+  const int expected[8][2][2] = {{{-1, 1}, {-2, 2}}, {{0, 1}, {-1, 2}},
+                                 {{0, 1}, {0, 2}},   {{0, 1}, {1, 2}},
+                                 {{1, 1}, {2, 2}},   {{1, 0}, {2, 1}},
+                                 {{1, 0}, {2, 0}},   {{1, 0}, {2, -1}}};
   for (int d = 0; d < 8; d++)
     for (int k = 0; k < 2; k++)
       for (int c = 0; c < 2; c++)
@@ -83,8 +83,8 @@ TEST(CdefDirection, PatternConstantAlongEachDirection) {
   for (int d = 0; d < 8; d++) {
     Image image(PixelFormat::GRAY8, 16, 16, kPad);
     test::fill(image, [d](int, int x, int y) {
-      return uint8_t(
-          128 + 5 * (test::cdef_line_of(d, (y - 4) & 7, (x - 5) & 7) - 7));
+      return uint8_t(128 +
+                     5 * (test::cdef_line_of(d, (y - 4) & 7, (x - 5) & 7) - 7));
     });
     int var = 0;
     EXPECT_EQ(cdef_find_dir_ref(image.frame().planes[0], 5, 4, &var), d);
@@ -149,24 +149,24 @@ TEST(CdefStrength, AdjustKnownAnswers) {
   // i = floor(log2(var >> 6)) capped at 12 (0 when var < 64);
   // result (s * (4 + i) + 8) >> 4, and 0 when var == 0.
   const Case cases[] = {
-      {15, 0, 0},             // var 0
-      {15, 1, 4},             // i 0: (60 + 8) >> 4
-      {15, 63, 4},            // i 0
-      {15, 64, 4},            // var >> 6 = 1: i 0
-      {15, 127, 4},           // 1: i 0
-      {15, 128, 5},           // 2: i 1: (75 + 8) >> 4
-      {15, 255, 5},           // 3: i 1
-      {15, 256, 6},           // 4: i 2: (90 + 8) >> 4
-      {15, 13440, 10},        // 210: i 7: (165 + 8) >> 4
-      {15, 262143, 14},       // 4095: i 11: (225 + 8) >> 4
-      {15, 262144, 15},       // 4096: i 12: (240 + 8) >> 4
-      {15, 524288, 15},       // 8192: log2 13 capped at 12
-      {15, 0x7fffffff, 15},   // huge: capped
-      {4, 1, 1},              // (16 + 8) >> 4
-      {4, 210, 1},            // 3: i 1: (20 + 8) >> 4
-      {4, 13440, 3},          // i 7: (44 + 8) >> 4
-      {1, 1, 0},              // (4 + 8) >> 4: strength vanishes
-      {1, 0x7fffffff, 1},     // (16 + 8) >> 4
+      {15, 0, 0},            // var 0
+      {15, 1, 4},            // i 0: (60 + 8) >> 4
+      {15, 63, 4},           // i 0
+      {15, 64, 4},           // var >> 6 = 1: i 0
+      {15, 127, 4},          // 1: i 0
+      {15, 128, 5},          // 2: i 1: (75 + 8) >> 4
+      {15, 255, 5},          // 3: i 1
+      {15, 256, 6},          // 4: i 2: (90 + 8) >> 4
+      {15, 13440, 10},       // 210: i 7: (165 + 8) >> 4
+      {15, 262143, 14},      // 4095: i 11: (225 + 8) >> 4
+      {15, 262144, 15},      // 4096: i 12: (240 + 8) >> 4
+      {15, 524288, 15},      // 8192: log2 13 capped at 12
+      {15, 0x7fffffff, 15},  // huge: capped
+      {4, 1, 1},             // (16 + 8) >> 4
+      {4, 210, 1},           // 3: i 1: (20 + 8) >> 4
+      {4, 13440, 3},         // i 7: (44 + 8) >> 4
+      {1, 1, 0},             // (4 + 8) >> 4: strength vanishes
+      {1, 0x7fffffff, 1},    // (16 + 8) >> 4
       {0, 5000, 0},
   };
   for (const Case& c : cases)

@@ -353,9 +353,9 @@ TEST_P(CdefSimd, BandsInAnyOrder) {
 TEST_P(CdefSimd, TouchesNothingOutsideTheRows) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(108);
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12,
-                             PixelFormat::I420_10LE, PixelFormat::I422_10LE,
-                             PixelFormat::Y444_10LE, PixelFormat::P010_10LE})
+  for (PixelFormat format :
+       {PixelFormat::I420, PixelFormat::NV12, PixelFormat::I420_10LE,
+        PixelFormat::I422_10LE, PixelFormat::Y444_10LE, PixelFormat::P010_10LE})
     for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {9, 7}, {40, 24}, {133, 17}})
       for (test::GuardSide side :
            {test::GuardSide::Before, test::GuardSide::After}) {
@@ -437,8 +437,8 @@ TEST_P(CdefSimd, NegativeStride) {
   }
 }
 
-// The example of CdefFrame.StripesKnownAnswer (cdef_frame_test.cc), worked by hand
-// there: rows 0-3 = 130, rows 4-7 = 126, pri 4 (adjusted to 1, along the
+// The example of CdefFrame.StripesKnownAnswer (cdef_frame_test.cc), worked by
+// hand there: rows 0-3 = 130, rows 4-7 = 126, pri 4 (adjusted to 1, along the
 // rows: no effect), sec 4, damping 6.
 TEST_P(CdefSimd, StripesKnownAnswer) {
   const Dsps dsps;

@@ -44,7 +44,7 @@ inline int at(const Image& image, int x, int y, int p = 0) {
 }
 
 inline void filter(Image& dst, const Image& src, int x, int y, int w, int h,
-            const CdefBlockParams& bp) {
+                   const CdefBlockParams& bp) {
   cdef_filter_block_ref(dst.frame().planes[0], src.frame().planes[0], x, y, w,
                         h, bp);
 }
@@ -58,9 +58,15 @@ inline Image run_cdef(const Image& src, const CdefParams& params) {
 
 inline void fill_content(Image& image, std::mt19937& gen, int kind) {
   switch (kind % 3) {
-    case 0: test::fill_random(image, gen); break;
-    case 1: test::fill_near(image, gen, 128, 6); break;
-    default: test::fill_near(image, gen, 60, 24); break;
+    case 0:
+      test::fill_random(image, gen);
+      break;
+    case 1:
+      test::fill_near(image, gen, 128, 6);
+      break;
+    default:
+      test::fill_near(image, gen, 60, 24);
+      break;
   }
 }
 
@@ -86,10 +92,10 @@ inline Image expected_cdef(const Image& src, const CdefParams& prm) {
         const int cx = x >> sx, cy = y >> sy, cw = 8 >> sx, ch = 8 >> sy;
         if (cx + cw > s.planes[p].width || cy + ch > s.planes[p].height)
           continue;
-        cdef_filter_block_ref(o.planes[p], s.planes[p], cx, cy, cw, ch,
-                              {prm.uv_pri_strength, sec(prm.uv_sec_strength),
-                               prm.uv_pri_strength ? uv_dir : 0,
-                               prm.damping - 1});
+        cdef_filter_block_ref(
+            o.planes[p], s.planes[p], cx, cy, cw, ch,
+            {prm.uv_pri_strength, sec(prm.uv_sec_strength),
+             prm.uv_pri_strength ? uv_dir : 0, prm.damping - 1});
       }
     }
   }
@@ -107,8 +113,8 @@ inline void expect_within_window(const Image& src, const Image& out) {
         int lo = 255, hi = 0;
         for (int ty = std::max(0, y - 2); ty <= std::min(sp.height - 1, y + 2);
              ty++)
-          for (int tx = std::max(0, x - 2);
-               tx <= std::min(sp.width - 1, x + 2); tx++) {
+          for (int tx = std::max(0, x - 2); tx <= std::min(sp.width - 1, x + 2);
+               tx++) {
             lo = std::min<int>(lo, sp.at(tx, ty));
             hi = std::max<int>(hi, sp.at(tx, ty));
           }
@@ -144,12 +150,13 @@ inline Image filter_center_block(const Image& src, const CdefBlockParams& bp) {
 
 // Samples of the block whose 5x5 window holds no impulse stay 128.
 inline void expect_untouched_far_from(const Image& out,
-                               const std::vector<Impulse>& list) {
+                                      const std::vector<Impulse>& list) {
   for (int y = 8; y < 16; y++)
     for (int x = 8; x < 16; x++) {
       bool near = false;
       for (const Impulse& i : list)
-        near |= std::abs(x - (kC + i.dx)) <= 2 && std::abs(y - (kC + i.dy)) <= 2;
+        near |=
+            std::abs(x - (kC + i.dx)) <= 2 && std::abs(y - (kC + i.dy)) <= 2;
       if (!near) {
         ASSERT_EQ(at(out, x, y), 128) << x << "," << y;
       }

@@ -48,9 +48,15 @@ int widen(const Image& image, int v) {
 void fill_content(Image& image, std::mt19937& gen, int kind) {
   const int k = scale_of(image);
   switch (kind % 3) {
-    case 0: test::fill_random(image, gen); break;
-    case 1: test::fill_near(image, gen, 128 * k, 6 * k); break;
-    default: test::fill_near(image, gen, 60 * k, 24 * k); break;
+    case 0:
+      test::fill_random(image, gen);
+      break;
+    case 1:
+      test::fill_near(image, gen, 128 * k, 6 * k);
+      break;
+    default:
+      test::fill_near(image, gen, 60 * k, 24 * k);
+      break;
   }
   test::set_outside_bits(image, gen);
 }
@@ -59,8 +65,8 @@ void fill_content(Image& image, std::mt19937& gen, int kind) {
 // at its maximum, sec 3 (taken as 4), primary or secondary only, chroma only,
 // luma only, and the all-zero copy.
 const CdefParams kFewParams[] = {
-    {4, 1, 4, 1, 3},  {15, 4, 15, 4, 6}, {9, 3, 5, 3, 4}, {7, 0, 13, 0, 5},
-    {0, 2, 0, 1, 3},  {0, 0, 11, 2, 6},  {12, 4, 0, 0, 4}, {0, 0, 0, 0, 3},
+    {4, 1, 4, 1, 3}, {15, 4, 15, 4, 6}, {9, 3, 5, 3, 4},  {7, 0, 13, 0, 5},
+    {0, 2, 0, 1, 3}, {0, 0, 11, 2, 6},  {12, 4, 0, 0, 4}, {0, 0, 0, 0, 3},
 };
 
 class GpuCdef : public test::GpuTest {
@@ -134,8 +140,8 @@ TEST_F(GpuCdef, SizesFormatsAndStrides) {
 // 10 bits the lines are 4 times as far apart plus random low bits, which the
 // search shifts off.
 TEST_F(GpuCdef, EveryDirectionAndVariance) {
-  const int kAmplitude[] = {0, 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 90,
-                            127};
+  const int kAmplitude[] = {0,  1,  2,  3,  4,  6,  8,  11,
+                            16, 23, 32, 45, 64, 90, 127};
   const int bw = 8, bh = 15, w = 8 * bw, h = 8 * bh;
   std::mt19937 gen = test::rng(20);
   int n = 0;
@@ -151,8 +157,7 @@ TEST_F(GpuCdef, EveryDirectionAndVariance) {
         const int b = (y / 8) * bw + x / 8;
         const int line = test::cdef_line_of(b % 8, y % 8, x % 8);
         const int v = 128 + kAmplitude[b / 8] * sign[15 * b + line];
-        set_value_at(f.planes[0], x, y,
-                     v << cs | int(gen() & ((1 << cs) - 1)));
+        set_value_at(f.planes[0], x, y, v << cs | int(gen() & ((1 << cs) - 1)));
       }
     test::set_outside_bits(src, gen);
 
@@ -160,8 +165,8 @@ TEST_F(GpuCdef, EveryDirectionAndVariance) {
     for (int by = 0; by < bh; by++)
       for (int bx = 0; bx < bw; bx++) {
         int var = 0;
-        dirs.insert(cdef_find_dir_ref(src.frame().planes[0], 8 * bx, 8 * by,
-                                      &var));
+        dirs.insert(
+            cdef_find_dir_ref(src.frame().planes[0], 8 * bx, 8 * by, &var));
         strengths.insert(cdef_adjust_strength(15, var));
       }
     ASSERT_EQ(dirs.size(), 8u);
@@ -215,8 +220,8 @@ TEST_F(GpuCdef, AdversarialContent) {
   for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, 23, 19, 1);
     for (const auto& fill : fills) {
-      test::fill(src,
-                 [&](int p, int x, int y) { return widen(src, fill(p, x, y)); });
+      test::fill(
+          src, [&](int p, int x, int y) { return widen(src, fill(p, x, y)); });
       test::set_outside_bits(src, gen);
       for (const CdefParams& p : params) {
         expect_exact(src, p, ++n % 3);

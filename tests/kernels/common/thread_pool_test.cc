@@ -59,8 +59,12 @@ TEST(ThreadPool, ManyRunsInARowEachIndexOnce) {
 TEST(ThreadPool, ConcurrentCallersAreSerialised) {
   ThreadPool pool(2);
   std::atomic<int> total{0};
-  std::thread a([&] { for (int r = 0; r < 500; r++) pool.run(3, [&](int) { total++; }); });
-  std::thread b([&] { for (int r = 0; r < 500; r++) pool.run(3, [&](int) { total++; }); });
+  std::thread a([&] {
+    for (int r = 0; r < 500; r++) pool.run(3, [&](int) { total++; });
+  });
+  std::thread b([&] {
+    for (int r = 0; r < 500; r++) pool.run(3, [&](int) { total++; });
+  });
   a.join();
   b.join();
   EXPECT_EQ(total.load(), 3000);

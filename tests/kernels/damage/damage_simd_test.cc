@@ -49,7 +49,8 @@ void expect_exact(const Image& image, std::mt19937& gen) {
     const Sums got = run(simd, plane, whole);
     ASSERT_EQ(got.cols, want.cols);
     ASSERT_EQ(got.rows, want.rows);
-    const Sums pieces = run(simd, plane, test::random_pieces(plane.height, gen));
+    const Sums pieces =
+        run(simd, plane, test::random_pieces(plane.height, gen));
     ASSERT_EQ(pieces.cols, want.cols);
     ASSERT_EQ(pieces.rows, want.rows);
   }

@@ -83,7 +83,8 @@ TEST(DamageGrid, CheckerboardKnownAnswer) {
     test::fill(image, [&](int, int x, int y) {
       return uint8_t(100 + ((x / 8 + y / 8) % 2 ? d : 0));
     });
-    const BlockGrid g = find_block_grid(reference_profile(image.frame().planes[0]));
+    const BlockGrid g =
+        find_block_grid(reference_profile(image.frame().planes[0]));
     EXPECT_EQ(g.spacing, 8);
     EXPECT_EQ(g.offset_x, 0);
     EXPECT_EQ(g.offset_y, 0);
@@ -97,15 +98,18 @@ TEST(DamageGrid, CheckerboardKnownAnswer) {
 // = 7 * 48 d * 128 / (63 * 48) + 5 * 64 d * 128 / (47 * 64) (each term
 // truncated) and the measure (256 d)^2 / act.
 TEST(DamageGrid, MeasureKnownAnswer) {
-  const struct { int d, act, measure; } cases[] = {
-      {1, 14 + 13, 65536 / 27}, {4, 56 + 54, 1048576 / 110},
-      {32, 455 + 435, 67108864 / 890}};
+  const struct {
+    int d, act, measure;
+  } cases[] = {{1, 14 + 13, 65536 / 27},
+               {4, 56 + 54, 1048576 / 110},
+               {32, 455 + 435, 67108864 / 890}};
   for (const auto& c : cases) {
     Image image(PixelFormat::GRAY8, 64, 48, 0);
     test::fill(image, [&](int, int x, int y) {
       return uint8_t(100 + ((x / 8 + y / 8) % 2 ? c.d : 0));
     });
-    const BlockGrid g = find_block_grid(reference_profile(image.frame().planes[0]));
+    const BlockGrid g =
+        find_block_grid(reference_profile(image.frame().planes[0]));
     SCOPED_TRACE(c.d);
     EXPECT_EQ(g.act, c.act);
     EXPECT_EQ(g.measure, c.measure);
@@ -145,8 +149,8 @@ TEST(DamageGrid, FindsEverySpacingAndOffset) {
         fill_blocks(image, spacing, ox, oy, 6);
         const BlockGrid g =
             find_block_grid(reference_profile(image.frame().planes[0]));
-        SCOPED_TRACE(testing::Message() << "spacing " << spacing << " at "
-                                        << ox << ", " << oy);
+        SCOPED_TRACE(testing::Message()
+                     << "spacing " << spacing << " at " << ox << ", " << oy);
         EXPECT_EQ(g.spacing, spacing);
         EXPECT_EQ(g.offset_x, ox);
         EXPECT_EQ(g.offset_y, oy);
@@ -161,7 +165,8 @@ TEST(DamageGrid, BlockingGrowsWithTheStep) {
   for (int step = 0; step <= 24; step += 3) {
     Image image(PixelFormat::GRAY8, 128, 72, 0);
     fill_blocks(image, 8, 3, 5, step);
-    const int blk = find_block_grid(reference_profile(image.frame().planes[0])).blk;
+    const int blk =
+        find_block_grid(reference_profile(image.frame().planes[0])).blk;
     EXPECT_GT(blk, last) << "step " << step;
     last = blk;
   }
@@ -174,9 +179,12 @@ TEST(DamageGrid, BlockingGrowsWithTheStep) {
 // deviations away.
 TEST(DamageGrid, CleanContentIsLevelZero) {
   std::mt19937 gen = test::rng(3);
-  Image ramp(PixelFormat::GRAY8, 320, 180, 0), zone(PixelFormat::GRAY8, 320, 180, 0),
-      noise(PixelFormat::GRAY8, 1280, 720, 0), flat(PixelFormat::GRAY8, 320, 180, 0);
-  test::fill(ramp, [](int, int x, int y) { return uint8_t((x + y) * 255 / 500); });
+  Image ramp(PixelFormat::GRAY8, 320, 180, 0),
+      zone(PixelFormat::GRAY8, 320, 180, 0),
+      noise(PixelFormat::GRAY8, 1280, 720, 0),
+      flat(PixelFormat::GRAY8, 320, 180, 0);
+  test::fill(ramp,
+             [](int, int x, int y) { return uint8_t((x + y) * 255 / 500); });
   test::fill(zone, [](int, int x, int y) {
     const double r2 = (x - 160.0) * (x - 160.0) + (y - 90.0) * (y - 90.0);
     return uint8_t(128 + 100 * std::cos(r2 / 150.0));
@@ -184,7 +192,8 @@ TEST(DamageGrid, CleanContentIsLevelZero) {
   test::fill_random(noise, gen);
   test::fill(flat, [](int, int, int) { return uint8_t(77); });
   for (const Image* image : {&ramp, &zone, &noise, &flat}) {
-    const BlockGrid g = find_block_grid(reference_profile(image->frame().planes[0]));
+    const BlockGrid g =
+        find_block_grid(reference_profile(image->frame().planes[0]));
     EXPECT_LT(g.measure, kDamageLevelStart[0]);
     EXPECT_EQ(damage_level(g.measure, 0), 0);
   }

@@ -27,8 +27,9 @@ inline void fill_blocks(Image& image, int spacing, int ox, int oy, int step) {
     const int bx = (x - ox + 64 * spacing) / spacing;
     const int by = (y - oy + 64 * spacing) / spacing;
     // Aperiodic: a ramp such as (x + y) / 8 would step on a grid of its own.
-    const int base = 110 + int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0) +
-                               10 * std::sin((x + y) / 13.0)) +
+    const int base = 110 +
+                     int(30 * std::sin(x / 37.0) + 25 * std::cos(y / 23.0) +
+                         10 * std::sin((x + y) / 13.0)) +
                      (p > 0 ? 20 : 0);
     return uint8_t(base + ((bx + by) % 2 ? step : 0));
   });

@@ -68,7 +68,7 @@ TEST(QuantiserProbe, NoExcessNoDeadZone) {
 }
 
 TEST(QuantiserProbe, PeriodKnownAnswers) {
-  EXPECT_EQ(probe_period(7, 7), 1);          // no whole block
+  EXPECT_EQ(probe_period(7, 7), 1);  // no whole block
   EXPECT_EQ(probe_period(64, 48), 1);
   EXPECT_EQ(probe_period(256, 256), 1);      // 1024 blocks
   EXPECT_EQ(probe_period(264, 256), 2);      // 1056
@@ -149,22 +149,26 @@ TEST(QuantiserProbe, CountsMatchTheSpec) {
     const int halfway = gen() % 2 ? 4 : 2;
     ProbeCounts c;
     probe_zeros(luma, ox, oy, halfway, f, &c);
-    for (auto [set, x0, y0] : {std::tuple{&c.on, ox, oy},
-                               std::tuple{&c.off, (ox + halfway) % 8, (oy + halfway) % 8}}) {
+    for (auto [set, x0, y0] :
+         {std::tuple{&c.on, ox, oy},
+          std::tuple{&c.off, (ox + halfway) % 8, (oy + halfway) % 8}}) {
       ZeroCounts want;
       for (int j = 0; y0 + 8 * j + 8 <= luma.height; j++) {
         for (int i = 0; x0 + 8 * i + 8 <= luma.width; i++) {
-          if ((i + j + f) % probe_period(luma.width, luma.height) != 0) continue;
+          if ((i + j + f) % probe_period(luma.width, luma.height) != 0)
+            continue;
           int16_t coef[64];
           dct8x8_forward(luma.row(y0 + 8 * j) + x0 + 8 * i, luma.stride, coef);
           for (int a = 1; a < 64; a++)
             for (int k = 0; k < kProbeBins; k++)
-              want.below[k] += std::abs(coef[a]) <= dct_threshold(kProbeFirstQp + k);
+              want.below[k] +=
+                  std::abs(coef[a]) <= dct_threshold(kProbeFirstQp + k);
           want.total += 63;
         }
       }
       ASSERT_EQ(set->total, want.total) << round;
-      for (int k = 0; k < kProbeBins; k++) ASSERT_EQ(set->below[k], want.below[k]) << round;
+      for (int k = 0; k < kProbeBins; k++)
+        ASSERT_EQ(set->below[k], want.below[k]) << round;
     }
   }
 }
@@ -188,8 +192,11 @@ TEST(QuantiserProbe, TheEstimatorFindsACodersZeros) {
     EXPECT_EQ(dct_rung(d.quantiser, d.rung), d.rung) << q;
     // Probed on a grid beside the coder's, the zeros are not there.
     ProbeCounts beside;
-    for (int f = 0; f < 8; f++) probe_zeros(image.frame().planes[0], 5, 7, 4, f, &beside);
-    EXPECT_LT(estimate_quantiser(beside, 256).zero_excess, d.quantiser.zero_excess / 4) << q;
+    for (int f = 0; f < 8; f++)
+      probe_zeros(image.frame().planes[0], 5, 7, 4, f, &beside);
+    EXPECT_LT(estimate_quantiser(beside, 256).zero_excess,
+              d.quantiser.zero_excess / 4)
+        << q;
   }
 }
 
@@ -197,13 +204,15 @@ TEST(QuantiserProbe, TheEstimatorFindsACodersZeros) {
 // shut and the rung 0.
 TEST(QuantiserProbe, UncodedPicturesStayOnRungZero) {
   std::mt19937 gen = test::rng(5);
-  Image noise(PixelFormat::GRAY8, 256, 144, 0), smooth(PixelFormat::GRAY8, 256, 144, 0);
+  Image noise(PixelFormat::GRAY8, 256, 144, 0),
+      smooth(PixelFormat::GRAY8, 256, 144, 0);
   test::fill_random(noise, gen);
   damage_test::fill_blocks(smooth, 8, 0, 0, 0);
   for (const Image* image : {&noise, &smooth}) {
     DamageEstimator e;
     for (int f = 0; f < 8; f++) e.add_frame(image->frame());
-    EXPECT_LT(e.estimate().quantiser.zero_excess, kCodedGate - (kCodedGate >> 2));
+    EXPECT_LT(e.estimate().quantiser.zero_excess,
+              kCodedGate - (kCodedGate >> 2));
     EXPECT_EQ(e.estimate().rung, 0);
   }
 }

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "test_util.h"
 #include "deblock_test_helpers.h"
+#include "test_util.h"
 
 namespace daedalus {
 namespace {

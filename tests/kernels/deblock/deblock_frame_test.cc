@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "test_util.h"
 #include "deblock_test_helpers.h"
+#include "test_util.h"
 
 namespace daedalus {
 namespace {
@@ -278,12 +278,14 @@ TEST(DeblockGrid, ViewKnownAnswers) {
   struct Case {
     int grid_x, grid_y, block, luma_x, luma_y, chroma_x, chroma_y;
   };
-  const Case cases[] = {{13, 6, 8, 5, 6, 6, 3},  {13, 6, 16, 13, 6, 6, 3},
-                        {13, 6, 4, 1, 2, 2, 3},  {0, 15, 8, 0, 7, 0, 7},
+  const Case cases[] = {{13, 6, 8, 5, 6, 6, 3},
+                        {13, 6, 16, 13, 6, 6, 3},
+                        {13, 6, 4, 1, 2, 2, 3},
+                        {0, 15, 8, 0, 7, 0, 7},
                         {15, 15, 16, 15, 15, 7, 7}};
   for (const Case& c : cases) {
-    const DeblockParams params{.block_size = c.block, .grid_x = c.grid_x,
-                               .grid_y = c.grid_y};
+    const DeblockParams params{
+        .block_size = c.block, .grid_x = c.grid_x, .grid_y = c.grid_y};
     const Frame v = deblock_grid_view(f, params);
     SCOPED_TRACE(testing::Message() << "grid " << c.grid_x << "," << c.grid_y
                                     << " block " << c.block);
@@ -297,8 +299,8 @@ TEST(DeblockGrid, ViewKnownAnswers) {
     }
   }
   Image tiny(PixelFormat::GRAY8, 3, 2, 0);
-  const Frame v = deblock_grid_view(tiny.frame(), {.block_size = 16, .grid_x = 9,
-                                                   .grid_y = 9});
+  const Frame v = deblock_grid_view(
+      tiny.frame(), {.block_size = 16, .grid_x = 9, .grid_y = 9});
   EXPECT_EQ(v.planes[0].width, 0);
   EXPECT_EQ(v.planes[0].height, 0);
 }

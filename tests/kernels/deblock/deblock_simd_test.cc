@@ -37,8 +37,8 @@ using deblock_simd_test::Tables;
 DeblockPlaneParams random_plane_params(std::mt19937& gen) {
   const int index_a = in(gen, 0, 51), bs = in(gen, 1, 4);
   return test::plane_params(kH264Alpha[index_a], kH264Beta[in(gen, 0, 51)],
-                      bs < 4 ? kH264Tc0[index_a][bs - 1] : 0, bs,
-                      in(gen, 0, 1) == 1, kBlockSizes[in(gen, 0, 2)]);
+                            bs < 4 ? kH264Tc0[index_a][bs - 1] : 0, bs,
+                            in(gen, 0, 1) == 1, kBlockSizes[in(gen, 0, 2)]);
 }
 
 std::string describe(const DeblockPlaneParams& pp) {
@@ -579,7 +579,9 @@ TEST_P(DeblockSimd, Vp9EveryFormat) {
   for (int i = 0; i < 140; i++) {
     cases.push_back(
         test::vp9_params(in(gen, 0, 63), in(gen, 0, 7), kBlockSizes[i % 3]));
-    if (i % 2) cases.back().grid_x = in(gen, 0, 15), cases.back().grid_y = in(gen, 0, 15);
+    if (i % 2)
+      cases.back().grid_x = in(gen, 0, 15),
+      cases.back().grid_y = in(gen, 0, 15);
   }
   check_frames(cases, gen, [&](Image& image, const DeblockParams& params) {
     fill_vp9(image, gen, deblock_plane_params(params, false, false));

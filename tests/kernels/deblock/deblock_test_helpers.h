@@ -111,7 +111,7 @@ inline Grid grid_of(const ConstPlane& plane) {
 
 // s[i] points at the i-th sample of a row or column.
 inline void oracle_edge(const std::vector<int*>& s, int e,
-                 const DeblockPlaneParams& pp) {
+                        const DeblockPlaneParams& pp) {
   const int n = pp.chroma_filter ? 2 : 4;  // samples read on each side
   int P[4] = {}, Q[4] = {};
   for (int i = 0; i < n; i++) P[i] = *s[e - 1 - i], Q[i] = *s[e + i];
@@ -157,8 +157,8 @@ inline void oracle_edge(const std::vector<int*>& s, int e,
 
 // The edges of one line whose grid starts at `origin`: at origin + B,
 // origin + 2B, ... while the filter's reach stays inside the line.
-inline void oracle_line(const std::vector<int*>& s, const DeblockPlaneParams& pp,
-                        int origin = 0) {
+inline void oracle_line(const std::vector<int*>& s,
+                        const DeblockPlaneParams& pp, int origin = 0) {
   const int reach = pp.chroma_filter ? 2 : 4;
   for (int e = origin + pp.block_size; e + reach <= int(s.size());
        e += pp.block_size)
@@ -193,21 +193,23 @@ inline std::string grid_difference(Grid& g, const ConstPlane& plane) {
 
 // What deblock_frame must produce for `image`, plane by plane. The filter
 // choice is written from the format here, not taken from the library.
-inline std::vector<Grid> oracle_frame(Image& image, const DeblockParams& params) {
+inline std::vector<Grid> oracle_frame(Image& image,
+                                      const DeblockParams& params) {
   const Frame f = image.frame();
   const bool subsampled = image.format() != PixelFormat::Y444;
   std::vector<Grid> grids;
   for (int p = 0; p < f.num_planes; p++) {
     Grid g = grid_of(f.planes[p]);
     // The grid's origin in this plane's samples (docs/spec.md, "Grid offset").
-    const int ox = (params.grid_x >> (p > 0 ? f.chroma_shift_x : 0)) % params.block_size;
-    const int oy = (params.grid_y >> (p > 0 ? f.chroma_shift_y : 0)) % params.block_size;
-    oracle_plane(g, deblock_plane_params(params, p > 0, p > 0 && subsampled), ox,
-                 oy);
+    const int ox =
+        (params.grid_x >> (p > 0 ? f.chroma_shift_x : 0)) % params.block_size;
+    const int oy =
+        (params.grid_y >> (p > 0 ? f.chroma_shift_y : 0)) % params.block_size;
+    oracle_plane(g, deblock_plane_params(params, p > 0, p > 0 && subsampled),
+                 ox, oy);
     grids.push_back(std::move(g));
   }
   return grids;
 }
-
 
 }  // namespace daedalus::deblock_test

@@ -188,8 +188,7 @@ TEST_F(GpuDeblock, EveryQpAndOffset) {
   std::mt19937 gen = test::rng(6);
   const PixelFormat formats[2][3] = {
       {PixelFormat::I420, PixelFormat::NV21, PixelFormat::Y444},
-      {PixelFormat::I420_10LE, PixelFormat::P010_10LE,
-       PixelFormat::Y444_10LE}};
+      {PixelFormat::I420_10LE, PixelFormat::P010_10LE, PixelFormat::Y444_10LE}};
   int changed = 0, i = 0;
   for (int cs : {0, 2}) {
     auto run = [&](const DeblockParams& p, int padding) {
@@ -222,13 +221,11 @@ TEST_F(GpuDeblock, EveryQpAndOffset) {
 // checkerboards, and samples at the clipping ends.
 TEST_F(GpuDeblock, AdversarialContent) {
   std::mt19937 gen = test::rng(7);
-  const DeblockParams params[] = {{51, 0, 0, 0, 4, 4},
-                                  {51, 0, 0, 0, 3, 4},
-                                  {40, 3, -2, 5, 2, 8},
-                                  {36, 0, 0, 0, 4, 16},
-                                  {51, 12, 12, 12, 1, 4},
-                                  test::vp9_params(63, 0, 4),
-                                  test::vp9_params(40, 3, 8)};
+  const DeblockParams params[] = {
+      {51, 0, 0, 0, 4, 4},       {51, 0, 0, 0, 3, 4},
+      {40, 3, -2, 5, 2, 8},      {36, 0, 0, 0, 4, 16},
+      {51, 12, 12, 12, 1, 4},    test::vp9_params(63, 0, 4),
+      test::vp9_params(40, 3, 8)};
   for (const DeblockParams& p : params)
     for (PixelFormat format : test::all_pixel_formats()) {
       Image image(format, 25, 21, 3);
@@ -349,8 +346,8 @@ TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
 TEST_F(GpuDeblock, FramesInGpuBuffersAreFilteredInPlace) {
   std::mt19937 gen = test::rng(10);
   using Cases = std::span<const test::ZeroCopyCase>;
-  for (Cases cases : {Cases(test::kZeroCopyCases),
-                      Cases(test::kTenBitZeroCopyCases)})
+  for (Cases cases :
+       {Cases(test::kZeroCopyCases), Cases(test::kTenBitZeroCopyCases)})
     expect_zero_copy(
         *gpu,
         [](int block) {
@@ -373,10 +370,10 @@ TEST_F(GpuDeblock, GridOffsetsStagedAndInPlace) {
   for (PixelFormat format : test::all_pixel_formats())
     for (int block : kBlockSizes)
       for (int i = 0; i < 3; i++) {
-        DeblockParams p =
-            i < 2 ? DeblockParams{.qp = 45, .bs = 1 + int(gen() % 4),
-                                  .block_size = block}
-                  : test::vp9_params(40, int(gen() % 8), block);
+        DeblockParams p = i < 2 ? DeblockParams{.qp = 45,
+                                                .bs = 1 + int(gen() % 4),
+                                                .block_size = block}
+                                : test::vp9_params(40, int(gen() % 8), block);
         p.grid_x = int(gen() % 16);
         p.grid_y = int(gen() % 16);
         Image image(format, 20 + int(gen() % 30), 9 + int(gen() % 30),
@@ -437,7 +434,6 @@ TEST_F(GpuDeblock, InactivePlanesAreSkipped) {
 // ------------------------------------------------------------- mode=vp9
 
 using test::vp9_params;
-
 
 // Every format, block size and a spread of levels and sharpnesses, on random,
 // blocky and flat content, and on content at the thresholds (steps that
@@ -510,11 +506,13 @@ TEST_F(GpuDeblock, Vp9FullHdFlat) {
 TEST_F(GpuDeblock, Vp9FramesInGpuBuffersAreFilteredInPlace) {
   std::mt19937 gen = test::rng(24);
   using Cases = std::span<const test::ZeroCopyCase>;
-  for (Cases cases : {Cases(test::kZeroCopyCases),
-                      Cases(test::kTenBitZeroCopyCases)})
+  for (Cases cases :
+       {Cases(test::kZeroCopyCases), Cases(test::kTenBitZeroCopyCases)})
     expect_zero_copy(
         *gpu, [](int block) { return vp9_params(20, 0, block); },
-        [&](Image& image, int block) { fill_flat_blocks(image, gen, block, 6); },
+        [&](Image& image, int block) {
+          fill_flat_blocks(image, gen, block, 6);
+        },
         cases);
 }
 

@@ -19,7 +19,9 @@ constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
 constexpr McFilter k8TapFilters[] = {McFilter::Regular, McFilter::Sharp,
                                      McFilter::Smooth};
 
-std::string name(McFilter filter) { return std::string(mc_filter_name(filter)); }
+std::string name(McFilter filter) {
+  return std::string(mc_filter_name(filter));
+}
 
 std::string describe(const Image& image, McFilter filter, double dx,
                      double dy) {
@@ -548,9 +550,12 @@ std::vector<uint8_t> put_8tap_model(const ConstPlane& p, const McPlaneShift& s,
 // luma's halved) as well as arbitrary reals.
 double random_d(std::mt19937& gen) {
   switch (std::uniform_int_distribution<int>(0, 2)(gen)) {
-    case 0: return std::uniform_int_distribution<int>(-96, 96)(gen) / 32.0;
-    case 1: return std::uniform_real_distribution<double>(-3.0, 3.0)(gen);
-    default: return std::uniform_real_distribution<double>(-40.0, 40.0)(gen);
+    case 0:
+      return std::uniform_int_distribution<int>(-96, 96)(gen) / 32.0;
+    case 1:
+      return std::uniform_real_distribution<double>(-3.0, 3.0)(gen);
+    default:
+      return std::uniform_real_distribution<double>(-40.0, 40.0)(gen);
   }
 }
 

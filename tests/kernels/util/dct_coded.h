@@ -23,7 +23,8 @@ inline void code_like_a_dct_coder(const Plane& y, int q, int ox, int oy) {
       for (int i = 1; i < 64; i++) c[i] = int16_t(c[i] / step * step);
       vp9_idct8x8(c, res);
       for (int i = 0; i < 64; i++)
-        y.at(bx + i % 8, by + i / 8) = uint8_t(std::clamp(128 + res[i], 0, 255));
+        y.at(bx + i % 8, by + i / 8) =
+            uint8_t(std::clamp(128 + res[i], 0, 255));
     }
   }
 }

@@ -106,8 +106,12 @@ GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image) {
   for (int p = 0; p < f.num_planes; p++) {
     const ConstPlane& pl = f.planes[p];
     g.frame.planes[p] = {g.buffer->data() + (pl.data - image.bytes().data()),
-                         pl.stride, pl.width, pl.height, pl.step,
-                         pl.bit_depth, pl.lsb};
+                         pl.stride,
+                         pl.width,
+                         pl.height,
+                         pl.step,
+                         pl.bit_depth,
+                         pl.lsb};
   }
   return g;
 }

@@ -5,8 +5,8 @@
 
 #include <hwy/tests/hwy_gtest.h>
 
-#define DAEDALUS_SIMD_TEST_SUITE(suite)                                    \
-  class suite : public hwy::TestWithParamTarget {};                        \
-  INSTANTIATE_TEST_SUITE_P(                                                \
-      , suite, testing::ValuesIn(::hwy::SupportedAndGeneratedTargets()),  \
+#define DAEDALUS_SIMD_TEST_SUITE(suite)                                  \
+  class suite : public hwy::TestWithParamTarget {};                      \
+  INSTANTIATE_TEST_SUITE_P(                                              \
+      , suite, testing::ValuesIn(::hwy::SupportedAndGeneratedTargets()), \
       ::hwy::TestParamTargetName)

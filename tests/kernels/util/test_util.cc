@@ -101,9 +101,8 @@ void fill_random(Image& image, std::mt19937& gen) {
 void fill_near(Image& image, std::mt19937& gen, int center, int spread) {
   std::uniform_int_distribution<int> d(-spread, spread);
   const int max = image.frame().planes[0].max_value();
-  fill(image, [&](int, int, int) {
-    return std::clamp(center + d(gen), 0, max);
-  });
+  fill(image,
+       [&](int, int, int) { return std::clamp(center + d(gen), 0, max); });
 }
 
 void set_outside_bits(Image& image, std::mt19937& gen) {
@@ -167,14 +166,22 @@ CdefParams random_cdef_params(std::mt19937& gen) {
 
 int cdef_line_of(int dir, int i, int j) {
   switch (dir) {
-    case 0: return i + j;
-    case 1: return i + j / 2;
-    case 2: return i;
-    case 3: return 3 + i - j / 2;
-    case 4: return 7 + i - j;
-    case 5: return 3 - i / 2 + j;
-    case 6: return j;
-    default: return i / 2 + j;
+    case 0:
+      return i + j;
+    case 1:
+      return i + j / 2;
+    case 2:
+      return i;
+    case 3:
+      return 3 + i - j / 2;
+    case 4:
+      return 7 + i - j;
+    case 5:
+      return 3 - i / 2 + j;
+    case 6:
+      return j;
+    default:
+      return i / 2 + j;
   }
 }
 
@@ -260,14 +267,16 @@ std::string first_difference(const Image& expected, const Image& actual) {
 }
 
 Image reference_output(const Image& src, const FrameJob& job, int dst_padding) {
-  std::unique_ptr<Backend> scalar = create_backend(BackendKind::Scalar, nullptr);
+  std::unique_ptr<Backend> scalar =
+      create_backend(BackendKind::Scalar, nullptr);
   Image dst = src;
   if (!job.in_place) {
     dst = Image(src.format(), src.width(), src.height(), dst_padding);
     fill(dst, [](int, int, int) { return uint8_t(0); });
   }
-  const Status s = job.run(*scalar, dst.frame(),
-                           job.in_place ? ConstFrame(dst.frame()) : src.frame());
+  const Status s =
+      job.run(*scalar, dst.frame(),
+              job.in_place ? ConstFrame(dst.frame()) : src.frame());
   if (!s) ADD_FAILURE() << s.message();
   return dst;
 }

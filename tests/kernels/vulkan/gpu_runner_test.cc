@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "cdef.spv.h"
 #include "daedalus/backend.h"
 #include "daedalus/cdef.h"
 #include "daedalus/image.h"
-#include "gpu_test_util.h"
-#include "cdef.spv.h"
 #include "deblock.spv.h"
 #include "deblock_dct.spv.h"
 #include "deblock_vp9.spv.h"
+#include "gpu_test_util.h"
 #include "mc.spv.h"
 #include "test_util.h"
 #include "vulkan/vk_context.h"
@@ -33,10 +33,10 @@
 namespace daedalus {
 namespace {
 
-using vk::DeviceFacts;
-using vk::DeviceRequest;
 using test::ScopedEnv;
 using test::TempDir;
+using vk::DeviceFacts;
+using vk::DeviceRequest;
 
 // ------------------------------------------------------- device selection
 
