@@ -7,13 +7,16 @@ count), and what the dct defaults do to clean and lightly coded clips.
 
 Each source is an undamaged raw I420 clip named <name>-<w>x<h>.yuv or
 <name>-720p/-1080p.yuv; it is damaged as the main benchmark does
-(damage.py) and every setting runs over all of its frames."""
+(damage.py) and every setting runs over all of its frames. With --crops
+DIR, a before/after crop of each damaged clip's last frame (spp and
+mode=dct at 8 and 16 shifts, each at its best qp) goes to DIR as PNG."""
 
 import argparse
 import json
 import os
 import re
 
+import crop
 import damage
 import filters
 import yuv
@@ -61,9 +64,48 @@ def best(results, prefix, key="psnr_yuv"):
     return max(rows)
 
 
+def best_at(results, shifts):
+    """The best mode=dct setting with `shifts` shifts."""
+    return max((v["psnr_yuv"], k) for k, v in results.items() if k.endswith(" shifts=%d" % shifts))
+
+
+def crops(results, src, dmg, w, h, name, label, work, folder):
+    """source | damaged | spp | mode=dct at 8 and 16 shifts, each at its best
+    qp, in the 144x108 window of the last frame that the damage hurt most."""
+    chains = [best_at(results, n)[1] for n in (8, 16)]
+    vf = best(results, "spp=")[1]
+    outs = [os.path.join(work, "crop-%d.yuv" % i) for i in range(3)]
+    filters.run_ffmpeg([vf], dmg, w, h, outs[:1])
+    filters.run_gst(chains, dmg, w, h, outs[1:])
+    source, damaged = yuv.read_i420(src, w, h), yuv.read_i420(dmg, w, h)
+    frame = source[0].shape[0] - 1
+    x, y = crop.most_damaged(source[0][frame], damaged[0][frame], 144, 108)
+    heads = ["damaged", "FFmpeg " + vf] + [
+        c.replace("daedalusdeblock backend=cpu ", "") for c in chains
+    ]
+    versions = [("damaged", damaged)] + [
+        (hd, yuv.read_i420(o, w, h)) for hd, o in zip(heads[1:], outs)
+    ]
+    for o in outs:
+        os.remove(o)
+    path = os.path.join(folder, "dct-%s-%s.png" % (name, label))
+    crop.figure(
+        source,
+        versions,
+        "%s, %s: spp and mode=dct at their best qp" % (name, label),
+        path,
+        frame,
+        x,
+        y,
+        144,
+        108,
+    )
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True)
+    ap.add_argument("--crops", help="folder for before/after crops (PNG)")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -90,15 +132,14 @@ def main():
                 r = sweep(src, dmg, w, h, args.work)
                 with open(saved, "w") as f:
                     json.dump(r, f)
+            if args.crops and (codec, q) in DAMAGES:
+                os.makedirs(args.crops, exist_ok=True)
+                crops(r, src, dmg, w, h, name, damage.label(codec, q), args.work, args.crops)
             # A clean clip has no damage to measure from: its rows give the
             # filtered PSNR itself.
             base = 0.0 if codec == "clean" else r["damaged"]["psnr_yuv"]
             spp, d = best(r, "spp="), best(r, "daedalusdeblock")
-            per_shift = " / ".join(
-                "%+.2f"
-                % (max(v["psnr_yuv"] for k, v in r.items() if k.endswith(" shifts=%d" % n)) - base)
-                for n in DCT_SHIFTS
-            )
+            per_shift = " / ".join("%+.2f" % (best_at(r, n)[0] - base) for n in DCT_SHIFTS)
             dflt = r["daedalusdeblock backend=cpu mode=dct qp=30 shifts=4"]["psnr_yuv"]
             setting = d[1].replace("daedalusdeblock backend=cpu mode=dct ", "")
             print(

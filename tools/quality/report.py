@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import content  # noqa: E402
+import crop  # noqa: E402
 import damage  # noqa: E402
 import filters  # noqa: E402
 import yuv  # noqa: E402
@@ -361,33 +362,21 @@ def crops(work, best, rec, docs):
         outs = [os.path.join(work.tmp, "crop-d.yuv"), os.path.join(work.tmp, "crop-f.yuv")]
         filters.run_gst([settings[fam][1]], dmg_path, w, h, outs[:1])
         filters.run_ffmpeg([settings["ffmpeg-spp"][1]], dmg_path, w, h, outs[1:])
-        src = yuv.read_i420(work.src(c, size), w, h)
-        heads = ["source", "damaged", "daedalus", "FFmpeg " + settings["ffmpeg-spp"][1]]
-
-        def cut(planes):
-            # The crop of frame `frame`, as 1-frame clips.
-            return [
-                p[frame : frame + 1, (y >> s) : (y + ch) >> s, (x >> s) : (x + cw) >> s]
-                for p, s in zip(planes, (0, 1, 1))
-            ]
-
-        panels = []
-        for i, path in enumerate([None, dmg_path] + outs):
-            crop = cut(src if path is None else yuv.read_i420(path, w, h))
-            if i:
-                heads[i] += " (%.1f dB)" % yuv.compare(cut(src), crop, ssim=False)["psnr_y"]
-            panels.append(yuv.i420_to_rgb(*[p[0] for p in crop]))
+        heads = ["damaged", "daedalus", "FFmpeg " + settings["ffmpeg-spp"][1]]
+        versions = [(hd, yuv.read_i420(p, w, h)) for hd, p in zip(heads, [dmg_path] + outs)]
         for o in outs:
             os.remove(o)
-        fig, axes = plt.subplots(1, 4, figsize=(4 * cw * 2 / 72, ch * 2 / 72 + 0.7), dpi=72)
-        for ax, im, head in zip(axes, panels, heads):
-            ax.imshow(im, interpolation="nearest")
-            ax.set_title(head, fontsize=8)
-            ax.axis("off")
-        fig.suptitle("%s (daedalus: %s)" % (title, _short(settings[fam][1])), fontsize=9)
-        fig.subplots_adjust(left=0, right=1, bottom=0, top=0.84, wspace=0.02)
-        fig.savefig(os.path.join(docs, name))
-        plt.close(fig)
+        crop.figure(
+            yuv.read_i420(work.src(c, size), w, h),
+            versions,
+            "%s (daedalus: %s)" % (title, _short(settings[fam][1])),
+            os.path.join(docs, name),
+            frame,
+            x,
+            y,
+            cw,
+            ch,
+        )
 
 
 def write(rows, best, rec, speed, work, docs):
