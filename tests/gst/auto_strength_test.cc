@@ -68,12 +68,6 @@ Reference deblock_with(DeblockParams p) {
   };
 }
 
-Reference cdef_with(CdefParams p) {
-  return [p](Backend& b, const Frame& dst, const ConstFrame& src) {
-    return b.cdef(dst, src, p);
-  };
-}
-
 gboolean auto_strength(GstElement* element) {
   gboolean on;
   g_object_get(element, "auto-strength", &on, nullptr);

@@ -454,6 +454,35 @@ GST_START_TEST(test_launch_line) {
 }
 GST_END_TEST
 
+GST_START_TEST(test_noop_decisions) {
+  const NoopCase& c = spec->noop_cases[__i__];
+  GstHarness* h = new_harness(spec->factory, c.props);
+  GstVideoInfo info = video_info(c.format, 33, 17);
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(__i__);
+  GstBuffer* in = random_buffer(info, gen);
+  GstBuffer* expected = expected_output(in, info, c.reference, spec->in_place);
+  gst_buffer_ref(in);
+  GstBuffer* out = push_and_pull(h, in);
+
+  fail_unless_equals_int(
+      gst_base_transform_is_passthrough(GST_BASE_TRANSFORM(h->element)),
+      c.noop);
+  const std::string diff = first_difference(expected, out, info);
+  fail_unless(diff.empty(), "%s on %s: %s", c.props, c.format, diff.c_str());
+  // In place, the padding too is the input's.
+  fail_unless(!spec->in_place || same_bytes(expected, out),
+              "%s on %s: padding changed", c.props, c.format);
+  // Not in passthrough, the element filters a copy of `in` (or, not in
+  // place, writes a new buffer).
+  fail_unless_equals_int(out == in, c.noop);
+  gst_buffer_unref(out);
+  gst_buffer_unref(in);
+  gst_buffer_unref(expected);
+  gst_harness_teardown(h);
+}
+GST_END_TEST
+
 // The Vulkan validation layer (on in every Vulkan test's environment)
 // nearly doubles a forked check's CPU time on lavapipe. The gpu and auto
 // cases keep it: they drive the element's own Vulkan code (its buffer pool,
@@ -489,6 +518,7 @@ Suite* element_suite(const ElementSpec* element) {
   tcase_add_test(tc, test_property_rejection);
   tcase_add_test(tc, test_controlled_property);
   tcase_add_test(tc, test_launch_line);
+  tcase_add_loop_test(tc, test_noop_decisions, 0, element->noop_cases.size());
   if (element->gpu_kernel) {
     suite_add_tcase(s, gpu_tcase(element));
     suite_add_tcase(s, auto_tcase(element));

@@ -35,6 +35,16 @@ struct ControlledProperty {
   std::function<Reference(double)> reference;
 };
 
+// Settings on one side of the element's passthrough decision: on `format`
+// buffers the element passes through exactly when `noop`, and its output is
+// the library's with the same settings (`reference`) either way.
+struct NoopCase {
+  const char* props;
+  const char* format;
+  bool noop;
+  Reference reference;
+};
+
 struct ElementSpec {
   const char* factory;
   bool in_place;
@@ -47,6 +57,8 @@ struct ElementSpec {
   std::vector<NumericProperty> numeric;
   std::vector<EnumProperty> enums;
   ControlledProperty controlled;
+  // Each side of the passthrough decision, at its boundaries.
+  std::vector<NoopCase> noop_cases;
   // Refuses interlaced caps (else filters each field on its own).
   bool progressive_only = false;
   // Has a Vulkan kernel: false leaves out the checks of GPU behaviour

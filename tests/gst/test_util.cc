@@ -216,6 +216,18 @@ Reference deblock_with(const DeblockParams& params) {
   };
 }
 
+Reference cdef_with(const CdefParams& params) {
+  return [params](Backend& backend, const Frame& dst, const ConstFrame& src) {
+    return backend.cdef(dst, src, params);
+  };
+}
+
+Reference mc_with(const McParams& params) {
+  return [params](Backend& backend, const Frame& dst, const ConstFrame& src) {
+    return backend.mc(dst, src, params);
+  };
+}
+
 GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
                            const Reference& reference, bool in_place) {
   std::string why_not;
@@ -248,18 +260,8 @@ GstBuffer* expected_chain_output(GstBuffer* in, const GstVideoInfo& info,
                                  const DeblockParams& deblock,
                                  const CdefParams& cdef, const McParams& mc) {
   GstBuffer* deblocked = expected_output(in, info, deblock_with(deblock), true);
-  GstBuffer* cdefed = expected_output(
-      deblocked, info,
-      [cdef](Backend& b, const Frame& dst, const ConstFrame& src) {
-        return b.cdef(dst, src, cdef);
-      },
-      false);
-  GstBuffer* out = expected_output(
-      cdefed, info,
-      [mc](Backend& b, const Frame& dst, const ConstFrame& src) {
-        return b.mc(dst, src, mc);
-      },
-      false);
+  GstBuffer* cdefed = expected_output(deblocked, info, cdef_with(cdef), false);
+  GstBuffer* out = expected_output(cdefed, info, mc_with(mc), false);
   gst_buffer_unref(cdefed);
   gst_buffer_unref(deblocked);
   return out;

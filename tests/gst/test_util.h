@@ -103,8 +103,10 @@ GstBuffer* random_buffer_with_meta(const GstVideoInfo& info, int row_padding,
 using Reference =
     std::function<Status(Backend&, const Frame& dst, const ConstFrame& src)>;
 
-// daedalusdeblock's library call with `params`.
+// Each element's library call with `params`.
 Reference deblock_with(const DeblockParams& params);
+Reference cdef_with(const CdefParams& params);
+Reference mc_with(const McParams& params);
 
 // The scalar backend's output for `in` (with `info`'s format and size). In
 // place: a deep copy of `in` (same layout, metas and all) filtered in place.
