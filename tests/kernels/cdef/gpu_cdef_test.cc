@@ -37,11 +37,6 @@ int scale_of(const Image& image) {
   return (image.frame().planes[0].max_value() + 1) >> 8;
 }
 
-// An 8-bit level at the image's depth: 0 stays 0, 255 becomes the maximum.
-int widen(const Image& image, int v) {
-  return scale_of(image) == 1 ? v : v << 2 | v >> 6;
-}
-
 // Random samples, samples straddling the constrain() thresholds around a
 // flat level (small variance: weak adjusted luma strength), or a wide
 // palette; at 10 bits with random bits outside the values.
@@ -188,40 +183,39 @@ TEST_F(GpuCdef, EveryDirectionAndVariance) {
 // 1023) with random bits outside the values.
 TEST_F(GpuCdef, AdversarialContent) {
   std::mt19937 gen = test::rng(30);
-  const std::function<uint8_t(int, int, int)> fills[] = {
-      [](int, int, int) { return uint8_t(0); },
-      [](int, int, int) { return uint8_t(255); },
-      [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); },
-      [](int, int x, int) { return uint8_t(x & 1 ? 255 : 0); },
-      [](int, int, int y) { return uint8_t(y & 2 ? 255 : 0); },
-      [](int, int x, int y) { return uint8_t((x - 2 * y) % 5 ? 250 : 3); },
-      [&](int, int, int) { return uint8_t(gen() & 1 ? 255 : 0); },
-      // Dots 4 below a flat level (chroma; luma: along its first rows or
-      // columns, then stripes that make the direction 2 or 6): every
-      // available tap pulls a dot up by 4 and the sum overshoots, so the
-      // maximum clips it, also on the border, where taps are unavailable.
-      [](int p, int x, int y) {
-        if (p) return uint8_t(x % 4 || y % 4 ? 104 : 100);
-        if (y < 3) return uint8_t(y == 0 && x % 4 == 0 ? 100 : 104);
-        return uint8_t(y & 1 ? 200 : 30);
-      },
-      [](int p, int x, int y) {
-        if (p) return uint8_t(x % 4 || y % 4 ? 104 : 100);
-        if (x < 3) return uint8_t(x == 0 && y % 4 == 0 ? 100 : 104);
-        return uint8_t(x & 1 ? 200 : 30);
-      },
-      // Flat luma: every direction costs 0, so the search keeps direction 0
-      // (strict >), which chroma then uses.
-      [&](int p, int, int) { return uint8_t(p ? gen() : 128); },
-  };
+  std::vector<std::function<int(int, int, int)>> fills =
+      test::full_swing_patterns(gen);
+  fills.insert(
+      fills.end(),
+      {
+          [](int, int x, int y) { return (x - 2 * y) % 5 ? 250 : 3; },
+          // Dots 4 below a flat level (chroma; luma: along its first rows or
+          // columns, then stripes that make the direction 2 or 6): every
+          // available tap pulls a dot up by 4 and the sum overshoots, so the
+          // maximum clips it, also on the border, where taps are unavailable.
+          [](int p, int x, int y) {
+            if (p) return uint8_t(x % 4 || y % 4 ? 104 : 100);
+            if (y < 3) return uint8_t(y == 0 && x % 4 == 0 ? 100 : 104);
+            return uint8_t(y & 1 ? 200 : 30);
+          },
+          [](int p, int x, int y) {
+            if (p) return uint8_t(x % 4 || y % 4 ? 104 : 100);
+            if (x < 3) return uint8_t(x == 0 && y % 4 == 0 ? 100 : 104);
+            return uint8_t(x & 1 ? 200 : 30);
+          },
+          // Flat luma: every direction costs 0, so the search keeps direction 0
+          // (strict >), which chroma then uses.
+          [&](int p, int, int) { return int(p ? gen() & 255 : 128); },
+      });
   const CdefParams params[] = {
       {15, 4, 15, 4, 6}, {15, 3, 15, 3, 3}, {1, 1, 1, 1, 3}, {14, 2, 2, 4, 4}};
   int n = 0;
   for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, 23, 19, 1);
     for (const auto& fill : fills) {
-      test::fill(
-          src, [&](int p, int x, int y) { return widen(src, fill(p, x, y)); });
+      test::fill(src, [&](int p, int x, int y) {
+        return test::widen(src, fill(p, x, y));
+      });
       test::set_outside_bits(src, gen);
       for (const CdefParams& p : params) {
         expect_exact(src, p, ++n % 3);

@@ -128,22 +128,13 @@ TEST_F(GpuMc, SmallAndTileEdgeSizes) {
 // at 10 bits 255 is 1023.
 TEST_F(GpuMc, AdversarialContent) {
   std::mt19937 gen = test::rng(4);
-  const std::function<uint8_t(int, int, int)> fills[] = {
-      [](int, int, int) { return uint8_t(0); },
-      [](int, int, int) { return uint8_t(255); },
-      [](int, int x, int y) { return uint8_t((x + y) & 1 ? 255 : 0); },
-      [](int, int x, int) { return uint8_t(x & 1 ? 255 : 0); },
-      [](int, int, int y) { return uint8_t(y & 2 ? 255 : 0); },
-      [&](int, int, int) { return uint8_t(gen() & 1 ? 255 : 0); },
-  };
+  const auto fills = test::full_swing_patterns(gen);
   const Shift shifts[] = {{0.5, 0.5}, {0.5625, -0.4375}, {-1.25, 0.25}};
   for (PixelFormat format : test::all_pixel_formats()) {
     Image src(format, 23, 19, 1);
-    const int cs = src.frame().bit_depth() - 8;
     for (const auto& fill : fills) {
       test::fill(src, [&](int p, int x, int y) {
-        const int v = fill(p, x, y);
-        return v << cs | v >> (8 - cs);
+        return test::widen(src, fill(p, x, y));
       });
       test::set_outside_bits(src, gen);
       for (McFilter filter : kFilters)

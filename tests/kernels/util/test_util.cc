@@ -93,6 +93,22 @@ void fill(Image& image, const std::function<int(int, int, int)>& value) {
   }
 }
 
+std::vector<std::function<int(int, int, int)>> full_swing_patterns(
+    std::mt19937& gen) {
+  return {
+      [](int, int, int) { return 0; },
+      [](int, int, int) { return 255; },
+      [](int, int x, int y) { return (x + y) & 1 ? 255 : 0; },
+      [](int, int x, int) { return x & 1 ? 255 : 0; },
+      [](int, int, int y) { return y & 2 ? 255 : 0; },
+      [&gen](int, int, int) { return gen() & 1 ? 255 : 0; },
+  };
+}
+
+int widen(const Image& image, int level) {
+  return image.frame().bit_depth() == 8 ? level : level << 2 | level >> 6;
+}
+
 void fill_random(Image& image, std::mt19937& gen) {
   std::uniform_int_distribution<int> d(0, image.frame().planes[0].max_value());
   fill(image, [&](int, int, int) { return d(gen); });

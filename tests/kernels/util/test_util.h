@@ -60,6 +60,13 @@ inline constexpr uint8_t kGuard = 0xA5;
 void fill(Image& image, const std::function<int(int, int, int)>& value);
 // Samples over the whole range of the image's bit depth.
 void fill_random(Image& image, std::mt19937& gen);
+// Full-swing content as `fill` takes it, in 8-bit levels: flat 0 and 255,
+// checkerboard, column and row stripes, random 0 / 255. Drives sums and
+// clippings to their extremes.
+std::vector<std::function<int(int, int, int)>> full_swing_patterns(
+    std::mt19937& gen);
+// An 8-bit level at the image's depth: 0 stays 0, 255 becomes the maximum.
+int widen(const Image& image, int level);
 // Random bits in every 10-bit sample's word outside its value, which
 // kernels must ignore.
 void set_outside_bits(Image& image, std::mt19937& gen);
