@@ -275,10 +275,12 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass *klass)
           -12, 12, DEFAULT_PROP_BETA_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_CHROMA_QP_OFFSET,
       g_param_spec_int ("chroma-qp-offset", "Chroma QP offset",
-          "Added to qp for the chroma planes (H.264 chroma_qp_index_offset); "
-          "positive filters chroma harder (mode=h264 and dct; ignored in "
+          "Added to qp for the chroma planes (H.264 chroma_qp_index_offset, "
+          "-12..12, and lower); positive filters chroma harder, -51 leaves "
+          "chroma unchanged at every qp (mode=h264 and dct; ignored in "
           "mode=vp9)",
-          -12, 12, DEFAULT_PROP_CHROMA_QP_OFFSET, CONTROLLABLE_PARAM_FLAGS));
+          daedalus::kChromaQpOffsetMin, daedalus::kChromaQpOffsetMax,
+          DEFAULT_PROP_CHROMA_QP_OFFSET, CONTROLLABLE_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BS,
       g_param_spec_int ("bs", "Boundary strength",
           "Boundary strength of every edge: 1-3 the normal filter, clipped "

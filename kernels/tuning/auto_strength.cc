@@ -31,13 +31,13 @@ constexpr DctRung kDctLadder[kDctRungs - 1] = {
     {50, 8, 15, 2, 6},
 };
 
-// Up to this rung (the light damage's) chroma is left almost alone:
-// mode=dct's chroma-qp-offset kLightChromaQpOffset and no chroma CDEF. An
+// Up to this rung (the light damage's) chroma is left alone: mode=dct's
+// chroma-qp-offset at its minimum (chroma unchanged) and no chroma CDEF. An
 // H.264 coder quantises chroma finer than luma, an MPEG one alike, and the
-// probe (luma's) cannot tell them apart; at luma's strength lightly coded
-// H.264 lost chroma SSIM (docs/estimator.md, session 9).
+// probe (luma's) cannot tell them apart; even at chroma qp 18 lightly coded
+// H.264 lost chroma SSIM (docs/estimator.md, sessions 9 and 10).
 constexpr int kLastLightChromaRung = 4;
-constexpr int kLightChromaQpOffset = -12;
+constexpr int kLightChromaQpOffset = kChromaQpOffsetMin;
 
 bool light_chroma(const DamageEstimate& estimate) {
   return estimate.rung > 0 && estimate.rung <= kLastLightChromaRung;

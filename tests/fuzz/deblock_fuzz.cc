@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.qp = in.ConsumeIntegralInRange(-1, 52);
   p.alpha_offset = in.ConsumeIntegralInRange(-13, 13);
   p.beta_offset = in.ConsumeIntegralInRange(-13, 13);
-  p.chroma_qp_offset = in.ConsumeIntegralInRange(-13, 13);
+  p.chroma_qp_offset = in.ConsumeIntegralInRange(-52, 13);
   p.bs = in.ConsumeIntegralInRange(0, 5);
   p.block_size = in.PickValueInArray({4, 8, 16, 4, 8, 16, 0, 6, 32});
   const fuzz::FuzzFrame original(in);

@@ -244,6 +244,8 @@ GST_START_TEST(test_coded_input_gets_mode_dct) {
     GstBuffer* out = push_and_pull(h, in);
     fail_unless_equals_std_string(first_difference(expected, out, info), "");
     fail_unless_equals_int(int_property(h->element, "qp"), dp.qp);
+    fail_unless_equals_int(int_property(h->element, "chroma-qp-offset"),
+                           dp.chroma_qp_offset);
     gint mode;
     g_object_get(h->element, "mode", &mode, nullptr);
     fail_unless_equals_int(mode, int(dp.mode));

@@ -24,7 +24,7 @@ const ElementSpec kSpec = {
     .numeric = {{"qp", 0, 51, 30, true},
                 {"alpha-offset", -12, 12, 0, true},
                 {"beta-offset", -12, 12, 0, true},
-                {"chroma-qp-offset", -12, 12, 0, true},
+                {"chroma-qp-offset", -51, 12, 0, true},
                 {"bs", 1, 4, 1, true},
                 {"grid-x", 0, 15, 0, true},
                 {"grid-y", 0, 15, 0, true}},
@@ -94,6 +94,15 @@ const ElementSpec kSpec = {
                  {.qp = 15, .chroma_qp_offset = 12, .mode = DeblockMode::Dct})},
             {"mode=dct qp=16 shifts=1 filter-level=0", "Y42B", false,
              deblock_with({.qp = 16, .mode = DeblockMode::Dct, .shifts = 1})},
+            // chroma-qp-offset -51 (under H.264's range) turns chroma off,
+            // luma stays filtered, in both modes.
+            {"mode=dct qp=40 chroma-qp-offset=-51", "NV12", false,
+             deblock_with({.qp = 40,
+                           .chroma_qp_offset = -51,
+                           .mode = DeblockMode::Dct})},
+            {"qp=51 alpha-offset=12 chroma-qp-offset=-51", "I420", false,
+             deblock_with(
+                 {.qp = 51, .alpha_offset = 12, .chroma_qp_offset = -51})},
             // ...and mode=h264 ignores filter-level.
             {"filter-level=0", "GRAY8", false, deblock_with({})},
             {"mode=h264 qp=0 filter-level=63", "Y444", true,

@@ -102,9 +102,10 @@ def _windows(canvas, clip, w, h, frames):
         yield np.clip(warp(canvas, m, output_shape=(h, w), order=3, mode="edge"), 0, 1)
 
 
-def make_clip(name, size, frames, path, canvas=None):
+def make_clip(name, size, frames, path, canvas=None, bit_depth=8):
     """Writes the clip to path; photo clips take the montage as `canvas`
-    (those on another canvas make their own)."""
+    (those on another canvas make their own). Photo clips only at bit_depth
+    10 (I420_10LE)."""
     w, h = SIZES[size]
     if name in PHOTO_CLIPS:
         canvas = canvas_for(name, canvas)
@@ -112,10 +113,11 @@ def make_clip(name, size, frames, path, canvas=None):
             canvas = rescale(canvas, 1.5, order=3, channel_axis=2)
         planes = [[], [], []]
         for rgb in _windows(canvas, name, w, h, frames):
-            for p, x in zip(planes, rgb_to_i420(rgb)):
+            for p, x in zip(planes, rgb_to_i420(rgb, bit_depth)):
                 p.append(x)
         write_i420(path, [np.stack(p) for p in planes])
     else:
+        assert bit_depth == 8, "synthetic clips are 8-bit only"
         tmp = path + ".part"
         cmd = (
             "gst-launch-1.0 -q videotestsrc %s num-buffers=%d ! "

@@ -28,6 +28,18 @@ CORPUS_CODECS = dict(
 )
 
 
+# 10-bit damage (issue 12): HEVC Main10 (x265) at a constant QP with both
+# in-loop filters (deblocking and SAO) off, decoded to I420_10LE.
+HBD_CODECS = {
+    "hevc10": (
+        "-c:v libx265 -preset medium -x265-params qp={q}:no-deblock=1:no-sao=1:log-level=error",
+        "hevc",
+        8,
+        [24, 32, 38, 44],
+    ),
+}
+
+
 def variants(codecs=None):
     """Every damage: (codec, q, kind) with kind 'light' or 'damaged'; plus
     the undamaged clip as ('clean', 0, 'clean'). codecs: CODECS unless
@@ -46,12 +58,14 @@ def label(codec, q):
 def _pix_fmt(codec):
     # MJPEG is full range: calling the same bytes yuvj420p on both sides
     # keeps FFmpeg from converting the range.
+    if codec in HBD_CODECS:
+        return "yuv420p10le"
     return "yuvj420p" if codec == "mjpeg" else "yuv420p"
 
 
 def damage(codec, q, src, w, h, out_yuv):
     """Encodes src, decodes to out_yuv; returns the coded size in bytes."""
-    args, suffix, _, _ = CORPUS_CODECS[codec]
+    args, suffix, _, _ = dict(CORPUS_CODECS, **HBD_CODECS)[codec]
     coded = out_yuv[: -len(".yuv")] + "." + suffix
     pf = _pix_fmt(codec)
     ff = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y"]

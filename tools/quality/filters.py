@@ -64,9 +64,10 @@ def _run(cmd):
     return wall, cpu
 
 
-def run_gst(chains, src, w, h, outs):
+def run_gst(chains, src, w, h, outs, fmt="i420"):
     """Each of `chains` ("element props ! element props") on src into the
-    matching file of outs, in one gst-launch-1.0 process."""
+    matching file of outs, in one gst-launch-1.0 process; `fmt` is
+    rawvideoparse's name of the clip's format."""
     cmd = [
         "gst-launch-1.0",
         "-q",
@@ -76,7 +77,7 @@ def run_gst(chains, src, w, h, outs):
         "rawvideoparse",
         "width=%d" % w,
         "height=%d" % h,
-        "format=i420",
+        "format=" + fmt,
         "framerate=30/1",
     ]
     if len(chains) == 1:

@@ -19,6 +19,8 @@ docs/estimator.md):
   dct      mode=dct (alone and before CDEF) on every corpus clip, each
            family's best per clip, and the grid's quantisation probe
            (docs/estimator.md; needs the levels stage)
+  hbd      the elements at their defaults on 10-bit clips damaged by HEVC
+           Main10 with its in-loop filters off (docs/quality.md)
 """
 
 import argparse
@@ -45,9 +47,10 @@ import auto  # noqa: E402
 import levels  # noqa: E402
 import vp9  # noqa: E402
 import dct_levels  # noqa: E402
+import hbd  # noqa: E402
 
 STAGES = ("sources", "damage", "sweep", "eval", "speed", "report")
-EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto", "vp9", "dct")
+EXTRA_STAGES = ("corpus", "baselines", "estimate", "levels", "auto", "vp9", "dct", "hbd")
 FRAMES = 8
 # (content, size) pairs: the sweep's, and the evaluation's (photos-zoom is
 # left out of the sweep, so the tuned settings are checked on unseen content).
@@ -294,8 +297,12 @@ def stage_levels(work, force):
     levels.run_stage(corpus.Corpus(work.root), work.tmp, log)
 
 
-def stage_auto(work, force):
-    auto.run_stage(work, work.tmp, log, force)
+def stage_auto(work, force, clips=None, docs=None):
+    auto.run_stage(work, work.tmp, log, force, clips, docs)
+
+
+def stage_hbd(work, force):
+    hbd.run_stage(work, work.tmp, log, force)
 
 
 def stage_dct(work, force):
@@ -331,6 +338,12 @@ def main():
         help="folder for the plots and crops (default docs/quality)",
     )
     ap.add_argument("--force", action="store_true", help="redo the stages given")
+    ap.add_argument(
+        "--clips",
+        default="",
+        help="auto: only these corpus clips (comma-separated names as in its "
+        "report, e.g. textures-pan-720p-h264-q24), measured again",
+    )
     a = ap.parse_args()
     for st in a.stages:
         if st not in STAGES + EXTRA_STAGES:
@@ -343,6 +356,10 @@ def main():
                 stage_report(work, a.docs)
             elif st == "estimate":
                 stage_estimate(work, a.force, a.docs)
+            elif st == "auto":
+                clips = set(filter(None, a.clips.split(",")))
+                # Figures from the whole corpus only.
+                stage_auto(work, a.force, clips, None if clips else a.docs)
             else:
                 globals()["stage_" + st](work, a.force)
     shutil.rmtree(work.tmp)

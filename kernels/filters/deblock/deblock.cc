@@ -72,7 +72,8 @@ bool deblock_params_valid(const DeblockParams& params) {
          in(params.filter_level, 0, 63) && in(params.sharpness, 0, 7) &&
          in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
          in(params.beta_offset, -12, 12) &&
-         in(params.chroma_qp_offset, -12, 12) && in(params.bs, 1, 4) &&
+         in(params.chroma_qp_offset, kChromaQpOffsetMin, kChromaQpOffsetMax) &&
+         in(params.bs, 1, 4) &&
          (params.block_size == 4 || params.block_size == 8 ||
           params.block_size == 16) &&
          in(params.grid_x, 0, 15) && in(params.grid_y, 0, 15);

@@ -15,10 +15,17 @@ class ThreadPool;
 // Which filter runs (docs/spec.md: daedalusdeblock, mode=h264 / vp9 / dct).
 enum class DeblockMode { H264, Vp9, Dct };
 
-// Element-level settings. Ranges: qp 0..51; alpha/beta/chroma-qp offsets
-// -12..12; bs 1..4; block_size 4, 8 or 16; grid_x, grid_y 0..15. The
-// defaults are the elements' defaults, chosen by the picture-quality
-// benchmark (docs/quality.md).
+// chroma_qp_offset's range: H.264's -12..12, and below it down to the
+// value that leaves chroma unchanged at every qp in mode=h264 and dct
+// (chroma's qp clip3(0, 51, qp + offset) is then 0).
+constexpr int kChromaQpOffsetMin = -51;
+constexpr int kChromaQpOffsetMax = 12;
+
+// Element-level settings. Ranges: qp 0..51; alpha/beta offsets -12..12;
+// chroma_qp_offset kChromaQpOffsetMin..kChromaQpOffsetMax; bs 1..4;
+// block_size 4, 8 or 16; grid_x, grid_y 0..15. The defaults are the
+// elements' defaults, chosen by the picture-quality benchmark
+// (docs/quality.md).
 struct DeblockParams {
   int qp = 30;
   int alpha_offset = 0;

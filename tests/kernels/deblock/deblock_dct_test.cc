@@ -563,24 +563,28 @@ TEST(DctFilter, OneShiftKeepsOrFlattensEachBlock) {
 }
 
 TEST(DctFilter, ChromaUsesItsQp) {
-  std::mt19937 gen = test::rng(6);
-  // Noise of +-2: luma's threshold at qp 27 (14) takes much of its AC.
-  Image image(PixelFormat::I420, 32, 32, 0);
-  test::fill_near(image, gen, 128, 2);
-  const Image before = image;
-  DeblockParams p = test::dct_params(27, 4);
-  p.chroma_qp_offset = -12;  // chroma qp 15: unchanged
-  deblock_frame(reference(), image.frame(), p);
-  const ConstFrame a = image.frame(), b = before.frame();
-  bool luma_changed = false;
-  for (int y = 0; y < 32; y++)
-    for (int x = 0; x < 32; x++)
-      luma_changed |= a.planes[0].at(x, y) != b.planes[0].at(x, y);
-  EXPECT_TRUE(luma_changed);
-  for (int c = 1; c < 3; c++)
-    for (int y = 0; y < 16; y++)
-      for (int x = 0; x < 16; x++)
-        ASSERT_EQ(a.planes[c].at(x, y), b.planes[c].at(x, y));
+  // Chroma qp 27 - 12 = 15, and 51 - 51 = 0 (the offset's minimum): chroma
+  // unchanged, luma filtered.
+  for (auto [qp, offset] : {std::pair{27, -12}, std::pair{51, -51}}) {
+    std::mt19937 gen = test::rng(6);
+    // Noise of +-2: luma's threshold at qp 27 (14) takes much of its AC.
+    Image image(PixelFormat::I420, 32, 32, 0);
+    test::fill_near(image, gen, 128, 2);
+    const Image before = image;
+    DeblockParams p = test::dct_params(qp, 4);
+    p.chroma_qp_offset = offset;
+    deblock_frame(reference(), image.frame(), p);
+    const ConstFrame a = image.frame(), b = before.frame();
+    bool luma_changed = false;
+    for (int y = 0; y < 32; y++)
+      for (int x = 0; x < 32; x++)
+        luma_changed |= a.planes[0].at(x, y) != b.planes[0].at(x, y);
+    EXPECT_TRUE(luma_changed) << qp;
+    for (int c = 1; c < 3; c++)
+      for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+          ASSERT_EQ(a.planes[c].at(x, y), b.planes[c].at(x, y)) << qp;
+  }
 }
 
 // Samples before the grid origin are neither read nor written; the rest is

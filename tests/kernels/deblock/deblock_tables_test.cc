@@ -100,13 +100,16 @@ TEST(DeblockParams, ValidRanges) {
   for (int v : {-12, 12}) {
     EXPECT_TRUE(with([&](auto& p) { p.alpha_offset = v; }));
     EXPECT_TRUE(with([&](auto& p) { p.beta_offset = v; }));
-    EXPECT_TRUE(with([&](auto& p) { p.chroma_qp_offset = v; }));
   }
   for (int v : {-13, 13}) {
     EXPECT_FALSE(with([&](auto& p) { p.alpha_offset = v; }));
     EXPECT_FALSE(with([&](auto& p) { p.beta_offset = v; }));
-    EXPECT_FALSE(with([&](auto& p) { p.chroma_qp_offset = v; }));
   }
+  // chroma-qp-offset goes below H.264's -12, down to chroma off.
+  for (int v : {-51, -13, -12, 12})
+    EXPECT_TRUE(with([&](auto& p) { p.chroma_qp_offset = v; })) << v;
+  for (int v : {-52, 13})
+    EXPECT_FALSE(with([&](auto& p) { p.chroma_qp_offset = v; })) << v;
   for (int v : {1, 2, 3, 4}) EXPECT_TRUE(with([&](auto& p) { p.bs = v; }));
   for (int v : {0, 5, -1}) EXPECT_FALSE(with([&](auto& p) { p.bs = v; }));
   for (int v : kBlockSizes)
@@ -150,6 +153,13 @@ TEST(DeblockParams, PlaneParamsFollowQpMapping) {
       // Chroma: qp 30 + 2 = 32, QPc 31; indexA 31 ALPHA 28, indexB 29 BETA 7,
       // TC0[31][1] = 2.
       {{30, 0, -2, 2, 2, 8}, true, 28, 7, 2},
+      // Chroma: under H.264's -12, qp 51 - 20 = 31, QPc 30: ALPHA 25,
+      // BETA 8, TC0[30][0] = 1.
+      {{51, 0, 0, -20, 1, 8}, true, 25, 8, 1},
+      // Chroma: -51 gives qp 0 from qp 51, indexA 12 at the largest offset:
+      // inactive (luma the same as with offset 0).
+      {{51, 12, 12, -51, 4, 8}, true, 0, 0, 0},
+      {{51, 12, 12, -51, 4, 8}, false, 255, 18, 0},
   };
   for (const PlaneParamsCase& c : cases) {
     for (bool chroma_filter : {false, true}) {
