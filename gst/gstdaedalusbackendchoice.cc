@@ -412,18 +412,6 @@ gst_daedalus_bit_depth (const GstVideoInfo *info)
   return GST_VIDEO_INFO_COMP_DEPTH (info, 0);
 }
 
-BackendKind
-gst_daedalus_settings_backend (GstElement *element, GstDebugCategory *category,
-    GstDaedalusBackend setting, bool setting_explicit)
-{
-  if (!setting_explicit)
-    setting_from_env (element, category, &setting);
-  if (setting != GST_DAEDALUS_BACKEND_AUTO)
-    return kind_of (setting);
-  return daedalus::backend_built (BackendKind::Cpu) ? BackendKind::Cpu
-                                                    : BackendKind::Scalar;
-}
-
 void
 gst_daedalus_note_gpu_lost (void)
 {

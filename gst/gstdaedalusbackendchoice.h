@@ -75,14 +75,6 @@ void gst_daedalus_note_gpu_lost (void);
 /* The bit depth of @info's samples: 8, or 10 for the *_10LE formats. */
 int gst_daedalus_bit_depth (const GstVideoInfo *info);
 
-/* The backend whose capabilities (daedalus::backend_computes) an element's
- * settings must fit: the one @setting names (or, unless @setting_explicit,
- * $DAEDALUS_BACKEND), and for auto the cpu backend (scalar in a build
- * without it), which auto always has and falls back to. */
-daedalus::BackendKind gst_daedalus_settings_backend (GstElement *element,
-    GstDebugCategory *category, GstDaedalusBackend setting,
-    bool setting_explicit);
-
 /* What the element's key for "choose again" is: format, size, cost. */
 std::string gst_daedalus_choice_subject (const GstVideoInfo *info,
     const daedalus::FrameJob &job, int threads);

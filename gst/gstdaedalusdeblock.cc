@@ -43,14 +43,12 @@
  * blocking and the coder's quantiser in the stream and sets every other
  * filter property itself: clean video passes through, blocky video is
  * filtered on the grid it finds (mode=dct where the quantiser shows, else
- * mode=h264; on 10-bit video on the gpu and hybrid backends, which do not
- * compute mode=dct there yet, always mode=h264); the properties read back what the last frame used, and a
+ * mode=h264); the properties read back what the last frame used, and a
  * daedaluscdef further down takes the same estimate. Setting a filter
  * property by hand turns that off.
  *
  * It takes the 8-bit formats and I420_10LE, I422_10LE, Y444_10LE and
- * P010_10LE; the gpu and hybrid backends do not compute mode=dct on
- * 10-bit video yet, and such settings are refused at negotiation.
+ * P010_10LE, in every mode on every backend.
  *
  * The filter works in place. While the settings cannot change any sample
  * (h264: alpha or beta is 0 in every plane, e.g. qp below 16 with no
@@ -237,9 +235,6 @@ gst_daedalus_deblock_transform_frame_ip (GstVideoFilter *vfilter,
 static gboolean gst_daedalus_deblock_auto_strength (GstDaedalusFilter *filter);
 static void gst_daedalus_deblock_apply_estimate (GstDaedalusFilter *filter,
     const daedalus::DamageEstimate *estimate);
-static daedalus::DamageEstimate
-gst_daedalus_deblock_usable_estimate (GstDaedalusFilter *filter,
-    const daedalus::DamageEstimate &estimate);
 
 static void
 gst_daedalus_deblock_class_init (GstDaedalusDeblockClass *klass)
@@ -366,8 +361,6 @@ gst_daedalus_deblock_class_init (GstDaedalusDeblockClass *klass)
   filter_class->apply_estimate =
       GST_DEBUG_FUNCPTR (gst_daedalus_deblock_apply_estimate);
   filter_class->shares_estimate = TRUE;
-  filter_class->usable_estimate =
-      GST_DEBUG_FUNCPTR (gst_daedalus_deblock_usable_estimate);
 
   gst_type_mark_as_plugin_api (GST_TYPE_DAEDALUS_DEBLOCK_BLOCK_SIZE,
       (GstPluginAPIFlags) 0);
@@ -509,17 +502,6 @@ get_params (GstDaedalusDeblock *self)
   return self->auto_strength ? self->applied : self->params;
 }
 
-/* Without the dct ladder where the backend does not compute mode=dct at
- * the stream's bit depth (docs/spec.md "High bit depth", Decisions). */
-static daedalus::DamageEstimate
-gst_daedalus_deblock_usable_estimate (GstDaedalusFilter *filter,
-    const daedalus::DamageEstimate &estimate)
-{
-  if (gst_daedalus_filter_computes (filter, daedalus::Kernel::DeblockDct))
-    return estimate;
-  return daedalus::without_dct_ladder (estimate);
-}
-
 static gboolean
 gst_daedalus_deblock_auto_strength (GstDaedalusFilter *filter)
 {
@@ -532,8 +514,7 @@ gst_daedalus_deblock_apply_estimate (GstDaedalusFilter *filter,
     const daedalus::DamageEstimate *estimate)
 {
   const daedalus::DeblockParams p = daedalus::auto_deblock_params (
-      gst_daedalus_deblock_usable_estimate (filter,
-          estimate ? *estimate : daedalus::strongest_damage ()));
+      estimate ? *estimate : daedalus::strongest_damage ());
   GstDaedalusObjectLock lock (filter);
   GST_DAEDALUS_DEBLOCK (filter)->applied = p;
 }

@@ -49,6 +49,7 @@
 #include <optional>
 #include <string>
 
+#include "daedalus/backend_capability.h"
 #include "daedalus/backend_fallback.h"
 #include "daedalus/backend_gpu.h"
 #include "daedalus/thread_pool.h"
@@ -141,10 +142,6 @@ struct FilterState
   std::optional<daedalus::BackendKind> active;
   GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
   guint64 zero_copy_frames = 0;
-  /* The negotiated caps' bit depth, and the backend whose capabilities
-     * the settings must fit (gst_daedalus_settings_backend). */
-  int bit_depth = 8;
-  daedalus::BackendKind settings_backend = daedalus::BackendKind::Cpu;
 
   /* Streaming thread (and stop, once streaming has stopped). */
   std::shared_ptr<daedalus::Backend> backend;
@@ -672,26 +669,8 @@ gst_daedalus_filter_set_info (GstVideoFilter *vfilter, GstCaps *,
     GstVideoInfo *in_info, GstCaps *, GstVideoInfo *)
 {
   GstDaedalusFilter *self = GST_DAEDALUS_FILTER (vfilter);
-  FilterState &state = get_state (self);
 
-  GstDaedalusBackend setting;
-  bool setting_explicit;
-  {
-    GstDaedalusObjectLock lock (self);
-    setting = state.setting;
-    setting_explicit = state.setting_explicit;
-  }
-  /* Outside the lock: it may log about $DAEDALUS_BACKEND. */
-  const daedalus::BackendKind settings_backend =
-      gst_daedalus_settings_backend (GST_ELEMENT (self),
-          GST_DAEDALUS_FILTER_GET_CLASS (self)->debug_category, setting,
-          setting_explicit);
-  {
-    GstDaedalusObjectLock lock (self);
-    state.bit_depth = gst_daedalus_bit_depth (in_info);
-    state.settings_backend = settings_backend;
-  }
-  /* The strongest settings, as the settings backend computes them. */
+  /* The strongest settings, which the backend choice times. */
   reset_estimate (self);
   if (!ensure_backend (self, in_info))
     return FALSE;
@@ -869,9 +848,7 @@ gst_daedalus_filter_prepare_output_buffer (GstBaseTransform *trans,
    * differs. */
   if (!gst_buffer_is_writable (*output))
     *output = gst_buffer_make_writable (gst_buffer_ref (*output));
-  gst_daedalus_damage_meta_add (*output,
-      klass->usable_estimate ? klass->usable_estimate (self, *estimate)
-                             : *estimate);
+  gst_daedalus_damage_meta_add (*output, *estimate);
   return ret;
 }
 
@@ -950,16 +927,6 @@ gst_daedalus_filter_run (GstDaedalusFilter *filter, const daedalus::Frame &dst,
     state.zero_copy_frames++;
   }
   return GST_FLOW_OK;
-}
-
-gboolean
-gst_daedalus_filter_computes (GstDaedalusFilter *filter,
-    daedalus::Kernel kernel)
-{
-  FilterState &state = get_state (filter);
-  GstDaedalusObjectLock lock (filter);
-  return daedalus::backend_computes (state.settings_backend, kernel,
-      state.bit_depth);
 }
 
 void

@@ -18,7 +18,6 @@
 #include <gst/video/gstvideofilter.h>
 
 #include "daedalus/backend.h"
-#include "daedalus/backend_capability.h"
 #include "daedalus/backend_choice.h"
 #include "daedalus/damage.h"
 #include "daedalus/frame.h"
@@ -74,10 +73,6 @@ G_DECLARE_DERIVABLE_TYPE (GstDaedalusFilter, gst_daedalus_filter, GST,
  *     deblock has filtered).
  * @shares_estimate: leaves its estimate on the buffers it filters, while
  *     auto, for the element above (deblock).
- * @usable_estimate: the estimate as the element's settings take it (deblock:
- *     without the dct ladder where its backend does not compute mode=dct at
- *     the stream's bit depth), which it shares; NULL: as measured. Takes
- *     the object lock itself.
  */
 struct _GstDaedalusFilterClass
 {
@@ -91,8 +86,6 @@ struct _GstDaedalusFilterClass
       const daedalus::DamageEstimate *estimate);
   gboolean takes_upstream_estimate;
   gboolean shares_estimate;
-  daedalus::DamageEstimate (*usable_estimate) (GstDaedalusFilter *filter,
-      const daedalus::DamageEstimate &estimate);
 };
 
 G_END_DECLS
@@ -108,12 +101,6 @@ G_END_DECLS
  * backend's message and returns GST_FLOW_ERROR. */
 GstFlowReturn gst_daedalus_filter_run (GstDaedalusFilter *filter,
     const daedalus::Frame &dst, const daedalus::ConstFrame &src);
-
-/* Whether the backend the element's settings must fit (the one named, or
- * for backend=auto the cpu backend it always has and falls back to)
- * computes @kernel at the negotiated bit depth. Takes the object lock. */
-gboolean gst_daedalus_filter_computes (GstDaedalusFilter *filter,
-    daedalus::Kernel kernel);
 
 /* Makes the next frame start the damage estimate over (auto strength
  * turned on again: the frames since it was off were not measured). Call

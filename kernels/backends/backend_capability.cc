@@ -11,8 +11,8 @@ constexpr bool kTenBit[4][5] = {
     //          h264   vp9    dct    cdef   mc
     /* scalar */ {true, true, true, true, true},
     /* cpu    */ {true, true, true, true, true},
-    /* gpu    */ {true, true, false, true, true},
-    /* hybrid */ {true, true, false, true, true},
+    /* gpu    */ {true, true, true, true, true},
+    /* hybrid */ {true, true, true, true, true},
 };
 
 }  // namespace

@@ -56,11 +56,6 @@ DamageEstimate strongest_damage() {
   return e;
 }
 
-DamageEstimate without_dct_ladder(DamageEstimate estimate) {
-  estimate.rung = 0;
-  return estimate;
-}
-
 DeblockParams auto_deblock_params(const DamageEstimate& estimate) {
   DeblockParams p;
   p.grid_x = estimate.grid_x;

@@ -3,8 +3,7 @@
 // kernel library's estimate and settings frame by frame, a hand-set strength
 // honoured, the estimate observable (properties, element messages), resets
 // on flush and new caps, a deblock ! cdef chain sharing one estimate, a
-// marginal first frame held back, and 10-bit coded input without mode=dct
-// where it is not computed.
+// marginal first frame held back, and 10-bit coded input in mode=dct.
 #include "daedalus/auto_strength.h"
 
 #include <algorithm>
@@ -14,7 +13,6 @@
 
 #include "../kernels/util/dct_coded.h"
 #include "daedalus/backend.h"
-#include "daedalus/backend_capability.h"
 #include "element_tests.h"
 #include "test_util.h"
 // After the C++ headers: libcheck's macros (fail, ...) would break them.
@@ -487,16 +485,13 @@ GstBuffer* to_ten_bit(GstBuffer* in8, const GstVideoInfo& info8,
 }
 
 // Coded 10-bit input through deblock ! cdef: the probe finds the rungs it
-// finds at 8 bits (it reads the top 8 bits), and where the cpu backend
-// (auto's) does not compute mode=dct at 10 bits, both elements take the
-// estimate at rung 0 (docs/spec.md "High bit depth", Decisions): deblock
-// in mode=h264 at the level's settings, CDEF at the level's too; where it
-// does, mode=dct as at 8 bits.
-GST_START_TEST(test_tenbit_coded_input_without_dct) {
+// finds at 8 bits (it reads the top 8 bits), and both elements take the
+// dct ladder's settings as at 8 bits: deblock in mode=dct on the frames
+// with a rung (every backend computes it at 10 bits).
+GST_START_TEST(test_tenbit_coded_input_gets_mode_dct) {
   const GstVideoInfo info8 = video_info("I420", 256, 144);
   const GstVideoInfo info =
       video_info(__i__ ? "P010_10LE" : "I420_10LE", 256, 144);
-  const bool dct = backend_computes(BackendKind::Cpu, Kernel::DeblockDct, 10);
   GstBus* bus;
   GstHarness* h =
       harness_with_bus("daedalusdeblock name=d ! daedaluscdef name=c", &bus);
@@ -513,9 +508,8 @@ GST_START_TEST(test_tenbit_coded_input_without_dct) {
     gst_buffer_unref(in8);
     const DamageEstimate measured = lib.add(in, info);
     coded_frames += measured.rung > 0;
-    const DamageEstimate e = dct ? measured : without_dct_ladder(measured);
-    const DeblockParams dp = auto_deblock_params(e);
-    const CdefParams cp = auto_cdef_params(e);
+    const DeblockParams dp = auto_deblock_params(measured);
+    const CdefParams cp = auto_cdef_params(measured);
     // An element whose settings change nothing passes its input on, bits
     // outside the values included (docs/spec.md "High bit depth",
     // Decisions); the library's call would write clean words.
@@ -532,7 +526,8 @@ GST_START_TEST(test_tenbit_coded_input_without_dct) {
     gint mode;
     g_object_get(deblock, "mode", &mode, nullptr);
     fail_unless_equals_int(mode, int(dp.mode));
-    fail_unless(dct || dp.mode == DeblockMode::H264);
+    fail_unless_equals_int(
+        mode, int(measured.rung > 0 ? DeblockMode::Dct : DeblockMode::H264));
     fail_unless_equals_int(int_property(deblock, "qp"), dp.qp);
     fail_unless_equals_int(int_property(cdef, "pri-strength"), cp.pri_strength);
     fail_unless_equals_int(int_property(cdef, "damping"), cp.damping);
@@ -641,7 +636,7 @@ Suite* auto_strength_suite() {
   tcase_add_test(tc, test_clean_input_passes_through);
   tcase_add_test(tc, test_output_follows_the_library_estimate);
   tcase_add_test(tc, test_coded_input_gets_mode_dct);
-  tcase_add_loop_test(tc, test_tenbit_coded_input_without_dct, 0, 2);
+  tcase_add_loop_test(tc, test_tenbit_coded_input_gets_mode_dct, 0, 2);
   tcase_add_test(tc, test_marginal_first_frame_waits);
   tcase_add_test(tc, test_hand_set_strength_is_honoured);
   tcase_add_test(tc, test_estimate_is_posted);

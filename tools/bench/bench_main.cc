@@ -71,7 +71,6 @@ struct Workload {
   std::string name;
   FrameJob job;
   std::function<void(std::mt19937&, Image&)> fill;
-  bool ten_bit = false;  // whether the kernel computes 10-bit formats yet
 };
 
 std::vector<Workload> workloads() {
@@ -137,11 +136,11 @@ std::vector<Workload> workloads() {
     };
   };
   std::vector<Workload> list = {
-      {"deblock", deblock_job(deblock), fill_deblock(120, 135), true},
+      {"deblock", deblock_job(deblock), fill_deblock(120, 135)},
       // Every byte random: 10-bit formats get values over their whole range
       // and bits outside them set, which the kernels ignore.
-      {"cdef", cdef_job(cdef), fill_range(0, 255), true},
-      {"mc", mc_job(mc), fill_range(0, 255), true},
+      {"cdef", cdef_job(cdef), fill_range(0, 255)},
+      {"mc", mc_job(mc), fill_range(0, 255)},
   };
   for (int block : {8, 16}) {
     DeblockParams vp9;
@@ -151,9 +150,9 @@ std::vector<Workload> workloads() {
     deblock.block_size = block;
     const std::string size = std::to_string(block);
     list.push_back(
-        {"deblock-vp9-" + size, deblock_job(vp9), flat_blocks(block), true});
-    list.push_back({"deblock-h264-" + size, deblock_job(deblock),
-                    flat_blocks(block), true});
+        {"deblock-vp9-" + size, deblock_job(vp9), flat_blocks(block)});
+    list.push_back(
+        {"deblock-h264-" + size, deblock_job(deblock), flat_blocks(block)});
   }
   // mode=dct at qp 44 (AC threshold 104, its best on damaged video) and 1,
   // 4 (the default) or 8 shifts: on the flat blocks above, whose AC all
@@ -177,9 +176,8 @@ std::vector<Workload> workloads() {
         .qp = 44, .mode = DeblockMode::Dct, .shifts = shifts};
     const std::string n = std::to_string(shifts);
     list.push_back(
-        {"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8), true});
-    list.push_back(
-        {"deblock-dct" + n + "-texture", deblock_job(dct), texture, true});
+        {"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8)});
+    list.push_back({"deblock-dct" + n + "-texture", deblock_job(dct), texture});
   }
   return list;
 }
@@ -363,8 +361,6 @@ std::vector<Result> run_all(const Options& o) {
     for (auto [width, height] : o.sizes)
       for (PixelFormat format : o.formats) {
         Image src(format, width, height);
-        const bool ten_bit = src.frame().bit_depth() > 8;
-        if (ten_bit && !w.ten_bit) continue;
         w.fill(gen, src);
         const auto record = [&](std::string backend, std::string target,
                                 int threads, double ms,
@@ -408,8 +404,10 @@ std::vector<Result> run_all(const Options& o) {
             if (threads == max_threads && cpu_ms < 0) cpu_ms = ms;
           }
 #if DAEDALUS_HAVE_VULKAN
-        // No shader computes 10-bit formats yet.
-        if (GpuBackend* gpu = ten_bit ? nullptr : gpu_backend()) {
+        // The gpu and hybrid rows where the shaders compute the depth.
+        const bool gpu_computes = backend_computes(
+            BackendKind::Gpu, w.job.kernel, src.frame().bit_depth());
+        if (GpuBackend* gpu = gpu_computes ? gpu_backend() : nullptr) {
           const double gpu_ms = bench_gpu(w, *gpu, src, o, scalar_ms, record);
           BackendOptions hybrid_options;
           hybrid_options.threads = max_threads;
@@ -695,12 +693,10 @@ int main(int argc, char** argv) {
         "flat blocks (every AC under the threshold) and on textured waves.\n"
         "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 "
         "dy=0.7.\n"
-        "10-bit formats (I420_10LE, I422_10LE, Y444_10LE, P010_10LE): cdef,\n"
-        "mc, deblock, deblock-vp9-*, deblock-h264-* (their 8-bit content times "
-        "4\n"
-        "plus 0..3), scalar and cpu rows (the other kernels and the gpu "
-        "refuse\n"
-        "them).\n"
+        "10-bit formats (I420_10LE, I422_10LE, Y444_10LE, P010_10LE): every\n"
+        "workload (the deblock ones on their 8-bit content times 4 plus 0..3)"
+        ",\n"
+        "every backend.\n"
         "Backends: scalar; cpu per Highway target and thread count; gpu with "
         "frames\n"
         "in ordinary memory (staged) and in Vulkan buffers (zero-copy).\n"

@@ -40,8 +40,10 @@ Window dct_source_window(int rows, int height) {
 }
 
 Status record_deblock_dct(Batch& batch, const GpuPlane& src,
-                          const GpuPlane& dst, const DeblockPlaneParams& pp,
+                          const GpuPlane& dst, const DeblockPlaneParams& params,
                           int rows, int src_rows) {
+  const DeblockPlaneParams pp =
+      deblock_plane_params_at_depth(params, dst.bit_depth);
   rows = std::min(rows, dst.height);
   if (dst.width <= 0 || rows <= 0) return Status::ok();
   if (dst.offset % 4 != 0 || dst.stride % 4 != 0)
@@ -56,7 +58,7 @@ Status record_deblock_dct(Batch& batch, const GpuPlane& src,
                                .src_rows = std::min(src_rows, dst.height),
                                .threshold = pp.dct_threshold,
                                .shifts = pp.dct_shifts};
-  const int32_t spec[] = {dst.step};
+  const int32_t spec[] = {dst.step, dst.bit_depth, dst.lsb};
   const VkBuffer buffers[] = {src.buffer, dst.buffer};
   return batch.dispatch(kDeblockDctKernel, spec, &push, buffers,
                         tiles(dst.width), tiles(rows));

@@ -13,12 +13,14 @@ namespace daedalus::vk {
 // blocks reach 7 rows below a row, and mirrored rows lie above them.
 Window dct_source_window(int rows, int height);
 
-// Records mode=dct from `src` into rows [0, rows) of `dst`: the same size and
-// step, memory that does not overlap, dst's offset and stride multiples of 4
-// (src's may be anything: it is read a byte at a time); only rows
-// [0, src_rows) of `src` are read (at least dct_source_window()'s). One
-// dispatch, which writes every word of those rows of `dst` that holds a
-// sample, keeping the bytes past the last sample; nothing for no rows.
+// Records mode=dct from `src` into rows [0, rows) of `dst`: the same size,
+// step, bit depth and lsb, memory that does not overlap, dst's offset and
+// stride multiples of 4 (src's may be anything: it is read a sample at a
+// time); only rows [0, src_rows) of `src` are read (at least
+// dct_source_window()'s). `pp` in 8-bit units (scaled here to dst's depth).
+// One dispatch, which writes every word of those rows of `dst` that holds a
+// sample, its values with their other bits 0, keeping the units past the
+// last sample; nothing for no rows.
 Status record_deblock_dct(Batch& batch, const GpuPlane& src,
                           const GpuPlane& dst, const DeblockPlaneParams& pp,
                           int rows, int src_rows);

@@ -13,13 +13,6 @@ namespace daedalus {
 // their first frame (and what the backend choice times).
 DamageEstimate strongest_damage();
 
-// The estimate as an element whose backend does not compute mode=dct at the
-// stream's bit depth takes it (docs/spec.md "High bit depth", Decisions):
-// rung 0, so that the settings per level decide. The element asks the
-// capability table (backend_computes) whether to, so the rule lapses when
-// mode=dct gains a depth.
-DamageEstimate without_dct_ladder(DamageEstimate estimate);
-
 // qp 0 (nothing filtered) at the levels that leave deblocking off; the grid
 // where the estimate found it.
 DeblockParams auto_deblock_params(const DamageEstimate& estimate);

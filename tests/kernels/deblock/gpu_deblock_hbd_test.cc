@@ -1,8 +1,9 @@
 // The gpu backend's deblock mode=h264 and mode=vp9 on 10-bit frames
 // (docs/spec.md "High bit depth") against the scalar reference: every 10-bit
 // format with every block size, bs and level at odd sizes and strides
-// (1x1 to 33x65), P010's low bits cleared in filtered planes only, mode=dct
-// refused. Sources carry random bits outside their values and outputs are
+// (1x1 to 33x65), P010's low bits cleared in filtered planes only (mode=dct
+// at 10 bits: gpu_deblock_dct_test.cc). Sources carry random bits outside
+// their values and outputs are
 // compared word for word, so the rule for what deblock writes (every sample
 // of a filtered plane from the grid origin on, its other bits 0; the rest
 // kept) is checked everywhere. gpu_deblock_test.cc runs its other suites
@@ -122,18 +123,6 @@ TEST_F(GpuDeblockHbd, P010LowBitsClearedInFilteredPlanesOnly) {
             ASSERT_TRUE(s[0] == s0[0] && s[1] == s0[1]) << x << "," << y;
         }
   }
-}
-
-// mode=dct is not computed at 10 bits on the gpu: refused, frame untouched.
-TEST_F(GpuDeblockHbd, DctRefused) {
-  std::mt19937 gen = test::rng(112);
-  Image image(PixelFormat::I420_10LE, 32, 16);
-  test::fill_random(image, gen);
-  const Image before = image;
-  const Status s = gpu->deblock(image.frame(), test::dct_params(40, 4));
-  EXPECT_FALSE(s);
-  EXPECT_NE(s.message().find("10-bit"), std::string::npos) << s.message();
-  EXPECT_EQ(test::first_difference(before, image), "");
 }
 
 }  // namespace

@@ -341,9 +341,11 @@ TEST(GpuShaders, DeblockDctDeclaresItsLayoutAndStaysWithinBudgets) {
   EXPECT_EQ(f.local_size[0], 16u);
   EXPECT_EQ(f.local_size[1], 16u);
   EXPECT_EQ(f.local_size[2], 1u);
-  // Staged samples of two channels (48 rows of 12 words), the 32 x 32
-  // sums, two block buffers of 25 slots x 32 words.
-  EXPECT_EQ(f.shared_bytes, 4u * (2 * 48 * 12 + 32 * 32 + 2 * 25 * 32));
+  // Staged values (48 rows of 12 words for each of two 8-bit channels, or
+  // of 24 for one 10-bit channel), the 32 x 32 sums, two block buffers of
+  // 25 slots x 32 words, and the 10-bit row pass's top bits (25 x 8 words).
+  EXPECT_EQ(f.shared_bytes,
+            4u * (2 * 48 * 12 + 32 * 32 + 2 * 25 * 32 + 25 * 8));
   // Shader alone (1): no Int8/Int16/Int64, no subgroup capability; 32-bit
   // ints only (what V3D runs).
   EXPECT_EQ(f.capabilities, std::vector<uint32_t>{1});
