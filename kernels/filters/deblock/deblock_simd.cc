@@ -8,9 +8,10 @@
 // edge filter is in deblock_vp9_simd-inl.h.
 //
 // 10-bit planes (docs/spec.md "High bit depth") take the same code templated
-// on the sample type S: lanes of 16 bits holding the values (masked, and
-// P010's shifted down, as they are loaded; shifted back as they are stored),
-// 8x8 tiles of them transposed for pass 1. Where the 8-bit arithmetic leans
+// on the sample type S: lanes of 16 bits holding the values (pass 1 masks
+// them, or shifts P010's down, as it loads them; pass 2's input holds values
+// alone, P010's shifted; shifted back as they are stored), 8x8 tiles of them
+// transposed for pass 1. Where the 8-bit arithmetic leans
 // on 8-bit saturation (H.264's p0/q0 update, VP9's 4-tap filter) S = uint16_t
 // computes the spec's formulas in signed 16 bits; sums never need widening.
 #undef HWY_TARGET_INCLUDE
