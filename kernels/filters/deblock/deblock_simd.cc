@@ -589,9 +589,10 @@ struct Strip {
     const hn::FixedTag<S, kT> d;
     const int cols = std::min(kT, plane.width - c);
     const auto word = [&](hn::VFromD<decltype(d)> v) {
-      if constexpr (sizeof(S) == 2)
-        if (plane.lsb != 0) return hn::ShiftLeftSame(v, plane.lsb);
-      return v;
+      if constexpr (sizeof(S) == 1)
+        return v;
+      else
+        return hn::ShiftLeftSame(v, plane.lsb);
     };
     for (int g = 0; g < rows; g += kT) {
       const int count = std::min(kT, rows - g);
