@@ -5,9 +5,9 @@
 //
 // Rows here are values in sample order (the window's edge-extended copy
 // holds the words' value bits, Extend's doing): an 8-tap sum of 10-bit
-// samples needs 19 bits, but each product of a value (< 2^10) and a tap
-// (|t| <= 128) fits 16-bit lanes, so the taps go two at a time, a pair of
-// 16-bit lanes multiplied and summed into one 32-bit lane
+// samples needs 19 bits, but both factors of a product, a value (< 2^10)
+// and a tap (|t| <= 128), fit 16-bit lanes, so the taps go two at a time, a
+// pair of 16-bit lanes multiplied and summed into one 32-bit lane
 // (ReorderWidenMulAccumulate: pmaddwd on x86). A vector of pairs yields the
 // even outputs of a group, another the odd ones, which the store
 // interleaves again. The bilinear filter's products fit 16 bits
