@@ -8,9 +8,10 @@
 // edge filter is in deblock_vp9_simd-inl.h.
 //
 // 10-bit planes (docs/spec.md "High bit depth") take the same code templated
-// on the sample type S: lanes of 16 bits holding the values (masked, and
-// P010's shifted down, as they are loaded; shifted back as they are stored),
-// 8x8 tiles of them transposed for pass 1. Where the 8-bit arithmetic leans
+// on the sample type S: lanes of 16 bits holding the values (pass 1 masks
+// them, or shifts P010's down, as it loads them; pass 2's input holds values
+// alone, P010's shifted; shifted back as they are stored), 8x8 tiles of them
+// transposed for pass 1. Where the 8-bit arithmetic leans
 // on 8-bit saturation (H.264's p0/q0 update, VP9's 4-tap filter) S = uint16_t
 // computes the spec's formulas in signed 16 bits; sums never need widening.
 #undef HWY_TARGET_INCLUDE
@@ -185,16 +186,17 @@ struct AllLanes {
 // interleaved (step 2 samples) plane, never touching the other channel's.
 template <class D, class T>
 HWY_INLINE void store_even(D d, hn::VFromD<D> v, size_t first, T* p) {
-#if HWY_MEM_OPS_MIGHT_FAULT
-  // No per-lane store on this target (BlendedStore goes lane by lane too).
-  HWY_ALIGN T lanes[hn::MaxLanes(d)];
-  hn::Store(v, d, lanes);
-  for (size_t i = first & 1; i < hn::Lanes(d); i += 2) p[i] = lanes[i];
-#else
   const auto odd = hn::And(hn::Iota(d, first), hn::Set(d, 1));
   // A partial vector's mask may have lanes set past Lanes(d) (SVE).
   const auto even =
       hn::And(hn::Eq(odd, hn::Zero(d)), hn::FirstN(d, hn::Lanes(d)));
+#if HWY_MEM_OPS_MIGHT_FAULT
+  // No per-lane store on this target (BlendedStore goes lane by lane): the
+  // other channel's samples are read and written back as they were. The
+  // caller loaded this vector already, and never filters the other channel
+  // at the same time (deblock.h).
+  hn::StoreU(hn::IfThenElse(even, v, hn::LoadU(d, p)), d, p);
+#else
   hn::BlendedStore(v, even, d, p);
 #endif
 }
@@ -213,10 +215,14 @@ struct ChannelLanes {
   }
 };
 
-// The value of each 16-bit word of v: bits [lsb, lsb + bit depth).
+// The value of each 16-bit word of v: bits [lsb, lsb + depth), max the
+// largest value. Values in the low bits need only the mask, values in the
+// high bits (P010) only the shift.
 template <class V>
-HWY_INLINE V word_values(V v, int lsb, V max) {
-  return hn::And(hn::ShiftRightSame(v, lsb), max);
+HWY_INLINE V word_values(V v, int lsb, int depth, V max) {
+  if (lsb == 0) return hn::And(v, max);
+  v = hn::ShiftRightSame(v, lsb);
+  return lsb + depth == 16 ? v : hn::And(v, max);
 }
 
 // The lines of a 10-bit plane itself, through `Lanes` (AllLanes or
@@ -224,11 +230,11 @@ HWY_INLINE V word_values(V v, int lsb, V max) {
 template <class Lanes>
 struct WordLanes {
   Lanes lanes;
-  int lsb;
+  int lsb, depth;
   uint16_t max;
   template <class D>
   HWY_INLINE hn::VFromD<D> load(D d, const uint16_t* p) const {
-    return word_values(lanes.load(d, p), lsb, hn::Set(d, max));
+    return word_values(lanes.load(d, p), lsb, depth, hn::Set(d, max));
   }
   template <class D>
   HWY_INLINE void store(D d, hn::VFromD<D> v, uint16_t* p) const {
@@ -243,9 +249,28 @@ HWY_INLINE auto plane_lanes(const Plane& plane, Lanes lanes) {
     (void)plane;
     return lanes;
   } else {
-    return WordLanes<Lanes>{lanes, plane.lsb, uint16_t(plane.max_value())};
+    return WordLanes<Lanes>{lanes, plane.lsb, plane.bit_depth,
+                            uint16_t(plane.max_value())};
   }
 }
+
+// Pass 2's lines of a 10-bit plane, which holds no bits outside its values
+// (the DSP contract): values in the high bits shifted down as they are
+// loaded and back as they are stored. (Values in the low bits need neither:
+// `Lanes` alone.)
+template <class Lanes>
+struct HighWordLanes {
+  Lanes lanes;
+  int lsb;
+  template <class D>
+  HWY_INLINE hn::VFromD<D> load(D d, const uint16_t* p) const {
+    return hn::ShiftRightSame(lanes.load(d, p), lsb);
+  }
+  template <class D>
+  HWY_INLINE void store(D d, hn::VFromD<D> v, uint16_t* p) const {
+    lanes.store(d, hn::ShiftLeftSame(v, lsb), p);
+  }
+};
 
 // A plane's sample as S (10-bit planes' strides and steps are even, so rows
 // and steps count in S units too).
@@ -383,16 +408,23 @@ void horizontal_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
   const ptrdiff_t begin = ptrdiff_t(x_begin) * step;
   const ptrdiff_t end = ptrdiff_t(x_end - 1) * step + 1;
 
+  // The edges of the lines at `base` (`pitch` samples apart) through
+  // `lanes`; 10-bit values in the high bits through HighWordLanes.
+  const auto filter = [&](S* base, ptrdiff_t pitch, auto lanes) {
+    if constexpr (sizeof(S) == 2) {
+      if (plane.lsb != 0)
+        return filter_edges<K>(
+            d, base, pitch, b, edges_end, b, k,
+            HighWordLanes<decltype(lanes)>{lanes, plane.lsb});
+    }
+    filter_edges<K>(d, base, pitch, b, edges_end, b, k, lanes);
+  };
   ptrdiff_t o = begin;
   for (; o + n <= end; o += n) {
-    S* base = row0 + o;
-    if (step == 1) {
-      filter_edges<K>(d, base, stride, b, edges_end, b, k,
-                      plane_lanes<S>(plane, AllLanes()));
-    } else {
-      filter_edges<K>(d, base, stride, b, edges_end, b, k,
-                      plane_lanes<S>(plane, ChannelLanes{size_t(o - begin)}));
-    }
+    if (step == 1)
+      filter(row0 + o, stride, AllLanes());
+    else
+      filter(row0 + o, stride, ChannelLanes{size_t(o - begin)});
   }
   if (o == end) return;
 
@@ -403,8 +435,7 @@ void horizontal_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
   for (int y = 0; y < h; y++)
     std::memcpy(&lines[size_t(y) * n], row0 + y * stride + o,
                 size_t(rest) * sizeof(S));
-  filter_edges<K>(d, lines.data(), n, b, edges_end, b, k,
-                  plane_lanes<S>(plane, AllLanes()));
+  filter(lines.data(), n, AllLanes());
   for (int y = 0; y < h; y++) {
     S* row = row0 + y * stride + o;
     const S* line = &lines[size_t(y) * n];
@@ -514,7 +545,7 @@ struct Strip {
       if constexpr (sizeof(S) == 1)
         return v;
       else
-        return word_values(v, plane.lsb, max);
+        return word_values(v, plane.lsb, plane.bit_depth, max);
     };
     for (int g = 0; g < rows; g += kT) {
       const int last = std::min(kT, rows - g) - 1;
@@ -594,10 +625,11 @@ struct Strip {
 };
 
 #if !HWY_HAVE_SCALABLE
-// A vector whose 128-bit block b holds the 16 bytes at row(first + 16 b).
+// A vector whose 128-bit block b holds the 16 bytes at row(first + kT b),
+// kT the rows of a tile of its samples (its lanes per block).
 template <class D, class Row>
 HWY_INLINE hn::VFromD<D> load_blocks(D d, const Row& row, int first) {
-  if constexpr (hn::MaxLanes(D()) <= kTile) {
+  if constexpr (hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) <= 16) {
     return hn::LoadU(d, row(first));
   } else {
     const hn::Half<D> dh;
@@ -606,10 +638,10 @@ HWY_INLINE hn::VFromD<D> load_blocks(D d, const Row& row, int first) {
   }
 }
 
-// put(first + 16 b, block b of v) for each 128-bit block b of v.
+// put(first + kT b, block b of v) for each 128-bit block b of v.
 template <class D, class Put>
 HWY_INLINE void store_blocks(D, hn::VFromD<D> v, const Put& put, int first) {
-  if constexpr (hn::MaxLanes(D()) <= kTile) {
+  if constexpr (hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) <= 16) {
     put(first, v);
   } else {
     const hn::Half<D> dh;
@@ -618,54 +650,80 @@ HWY_INLINE void store_blocks(D, hn::VFromD<D> v, const Put& put, int first) {
   }
 }
 
-// Pass 1 of mode=vp9 at widths 8 and 16, step 1: each column lies within
-// the reach of at most one edge, so a strip of rows runs as windows of 16
-// columns, each transposed into lines (a vector's block b taking rows
-// 16 b ..), filtered and transposed back while in L1, without the strip's
-// buffer of whole rows. A window holds one 16-wide edge (its columns
-// -8 .. 7) or two 8-wide ones (-4 .. 11; a last one alone -12 .. 3); an
-// edge's samples lie in its window alone, so the windows' order is free.
-// Needs plane.width >= 20 at width 8.
-template <Kind K>
+// Pass 1 of mode=vp9 at widths 8 and 16, one sample per step: each column
+// lies within the reach of at most one edge, so a strip of rows runs as
+// windows of 16 columns, each transposed into lines (a vector's block b
+// taking rows kT b .., kT the rows of a tile: 16 of 8-bit samples, 8 of
+// 16-bit ones, a window then being two tiles wide), filtered and transposed
+// back while in L1, without the strip's buffer of whole rows. A window holds
+// one 16-wide edge (its columns -8 .. 7) or two 8-wide ones (-4 .. 11; a
+// last one alone -12 .. 3); an edge's samples lie in its window alone, so
+// the windows' order is free. Needs plane.width >= 20 at width 8. 10-bit
+// rows are written whole (the DSP contract): every window is stored back,
+// and the columns outside the windows are rewritten as values.
+template <Kind K, class S>
 HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
                                       const DeblockPlaneParams& pp, int y_begin,
                                       int y_end) {
-  const hn::ScalableTag<uint8_t> d;
+  const hn::ScalableTag<S> d;
+  using V = hn::VFromD<decltype(d)>;
+  constexpr int kT = kTileOf<S>;
   const int n = int(hn::Lanes(d)), w = plane.width;
-  const Limits<uint8_t> k(pp, 8);
+  const Limits<S> k(pp, plane.bit_depth);
+  const V max = hn::Set(d, S(plane.max_value()));
+  const auto value = [&](V v) {
+    if constexpr (sizeof(S) == 1)
+      return v;
+    else
+      return word_values(v, plane.lsb, plane.bit_depth, max);
+  };
+  const auto word = [&](auto v) {
+    if constexpr (sizeof(S) == 2)
+      if (plane.lsb != 0) return hn::ShiftLeftSame(v, plane.lsb);
+    return v;
+  };
+  // The windows' first column and the column past the last.
+  [[maybe_unused]] const int covered_begin = K == Kind::kVp9W16 ? 8 : 4;
+  [[maybe_unused]] int covered_end = covered_begin;
   for (int y0 = y_begin; y0 < y_end; y0 += n) {
     const int count = std::min(n, y_end - y0);
     // The strip's rows, once per strip (not a clamp and a multiply per load);
     // rows past the strip repeat its last one, their lanes going unused.
-    uint8_t* rows[hn::MaxLanes(d)];
+    S* rows[hn::MaxLanes(d)];
     for (int r = 0; r < n; r++)
-      rows[r] = plane.row(y0 + std::min(r, count - 1));
-    const auto in = [&](int r, int x0) { return rows[r] + x0; };
+      rows[r] = samples<S>(plane, 0, y0 + std::min(r, count - 1));
     const auto window = [&](int x0, int first_edge, int edges) {
+      covered_end = x0 + kTile;
       // As in Strip::load: more streams than prefetchers follow.
-      if (x0 % 64 < kTile)
-        for (int r = 0; r < count; r++) hwy::Prefetch(in(r, x0) + 192);
-      const auto row = [&](int r) { return in(r, x0); };
+      if (x0 * int(sizeof(S)) % 64 < kTile * int(sizeof(S)))
+        for (int r = 0; r < count; r++)
+          hwy::Prefetch(reinterpret_cast<const uint8_t*>(rows[r] + x0) + 192);
       // The window's columns as vectors (not scalable: an array may hold
       // them), which the filter reads and writes in registers.
-      hn::VFromD<decltype(d)> cols[kTile];
-      transpose_tile(
-          d, [&](int i) { return load_blocks(d, row, i); },
-          [&](int j, auto v) { cols[j] = v; });
+      V cols[kTile];
+      for (int t = 0; t < kTile; t += kT) {
+        const auto row = [&](int r) { return rows[r] + x0 + t; };
+        transpose_tile(
+            d, [&](int i) { return value(load_blocks(d, row, i)); },
+            [&](int j, V v) { cols[t + j] = v; });
+      }
       bool changed = false;
       for (int e = 0; e < edges; e++) {
         const int c = first_edge + 8 * e;
         changed |= vp9_filter_lines<K>(
             d, [&](int i) { return cols[c + i]; },
-            [&](int i, hn::VFromD<decltype(d)> v) { cols[c + i] = v; }, k);
+            [&](int i, V v) { cols[c + i] = v; }, k);
       }
-      if (!changed) return;
-      const auto put = [&](int r, auto v) {
-        if (r < count) hn::StoreU(v, hn::DFromV<decltype(v)>(), row(r));
-      };
-      transpose_tile(
-          d, [&](int j) { return cols[j]; },
-          [&](int i, auto v) { store_blocks(d, v, put, i); });
+      if (sizeof(S) == 1 && !changed) return;
+      for (int t = 0; t < kTile; t += kT) {
+        const auto put = [&](int r, auto v) {
+          if (r < count)
+            hn::StoreU(word(v), hn::DFromV<decltype(v)>(), rows[r] + x0 + t);
+        };
+        transpose_tile(
+            d, [&](int j) { return cols[t + j]; },
+            [&](int i, V v) { store_blocks(d, v, put, i); });
+      }
     };
     if constexpr (K == Kind::kVp9W16) {
       for (int x = 16; x + 8 <= w; x += 16) window(x - 8, 8, 1);
@@ -673,6 +731,12 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
       int x = 8;
       for (; x + 12 <= w; x += 16) window(x - 4, 4, 2);
       if (x + 4 <= w) window(x - 12, 12, 1);
+    }
+    if constexpr (sizeof(S) == 2) {
+      for (int r = 0; r < count; r++)
+        for (int x = 0; x < w; x = x + 1 == covered_begin ? covered_end : x + 1)
+          set_sample_value<S>(plane, x, y0 + r,
+                              sample_value<S>(plane, x, y0 + r));
     }
   }
 }
@@ -682,9 +746,10 @@ template <Kind K, class S>
 void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
                          int y_begin, int y_end) {
 #if !HWY_HAVE_SCALABLE
-  if constexpr (sizeof(S) == 1 && (K == Kind::kVp9W8 || K == Kind::kVp9W16)) {
-    if (plane.step == 1 && (K == Kind::kVp9W16 || plane.width >= 20))
-      return vp9_vertical_windows<K>(plane, pp, y_begin, y_end);
+  if constexpr (K == Kind::kVp9W8 || K == Kind::kVp9W16) {
+    if (plane.step == int(sizeof(S)) &&
+        (K == Kind::kVp9W16 || plane.width >= 20))
+      return vp9_vertical_windows<K, S>(plane, pp, y_begin, y_end);
   }
 #endif
   using DK = LineTag<K, S>;

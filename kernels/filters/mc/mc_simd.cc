@@ -146,15 +146,23 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   };
   std::fill(out, out + left, value(0));
   int j = left;
+  const DU16 du;
+  const int N = static_cast<int>(hn::Lanes(du));
+  const auto* words = reinterpret_cast<const uint16_t*>(src.row(c));
+  const auto mask = hn::Set(du, static_cast<uint16_t>(src.max_value()));
+  const auto put = [&](hn::Vec<DU16> v) {
+    v = hn::And(hn::ShiftRightSame(v, src.lsb), mask);
+    hn::StoreU(hn::ShiftLeftSame(v, shift), du, out + j);
+  };
   if (src.step == 2) {
-    const DU16 du;
-    const int N = static_cast<int>(hn::Lanes(du));
-    const auto* words = reinterpret_cast<const uint16_t*>(src.row(c));
-    const auto mask = hn::Set(du, static_cast<uint16_t>(src.max_value()));
-    for (; j + N <= right; j += N) {
-      const auto v = hn::And(
-          hn::ShiftRightSame(hn::LoadU(du, words + x0 + j), src.lsb), mask);
-      hn::StoreU(hn::ShiftLeftSame(v, shift), du, out + j);
+    for (; j + N <= right; j += N) put(hn::LoadU(du, words + x0 + j));
+  } else {
+    // P010 chroma: the channel's words are every other one of the row, as
+    // Deinterleave reads bytes (stopping a sample short, for the same reason).
+    for (; j + N < right; j += N) {
+      hn::Vec<DU16> even, odd;
+      hn::LoadInterleaved2(du, words + 2 * (x0 + j), even, odd);
+      put(even);
     }
   }
   for (; j < right; j++) out[j] = value(x0 + j);
