@@ -246,10 +246,14 @@ HWY_INLINE V rotate_any(D d, V a, V b) {
 
 // VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). In 16-bit
 // lanes the row pass's inputs are coefficients (|c| <= 11432), so its
-// (t0 +- t4) * cos16 fits 16 bits and takes one pmulhrsw; the column pass's
-// may not. With kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves
-// them): then every stage-1 and stage-2 butterfly has a single product,
-// which no lane type can overflow.
+// (t0 +- t4) * cos16 fits 16 bits and takes one pmulhrsw; so does its last
+// butterfly's (b6 -+ b5) * cos16: on any row of the forward transform's
+// coefficients, any of them zeroed, |b6 +- b5| <= 11625 (a bound on linear
+// forms of the samples, reached within 5: deblock_dct_test.cc's
+// RowPassLastButterflyFitsSixteenBits). The column pass's may not fit. With
+// kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves them): then every
+// stage-1 and stage-2 butterfly has a single product, which no lane type can
+// overflow.
 template <bool kRowPass, bool kLowHalf, bool kVnni, class D,
           class V = hn::Vec<D> >
 HWY_INLINE void inverse(D d, V t[8]) {
@@ -281,8 +285,14 @@ HWY_INLINE void inverse(D d, V t[8]) {
   const V b6 = stored_sub(d, a7, a6), b7 = stored_add(d, a7, a6);
   const V c0 = stored_add(d, b0, b3), c1 = stored_add(d, b1, b2);
   const V c2 = stored_sub(d, b1, b2), c3 = stored_sub(d, b0, b3);
-  const V c5 = rotate_any<kCos16, -kCos16, kVnni>(d, b6, b5);
-  const V c6 = rotate_any<kCos16, kCos16, kVnni>(d, b6, b5);
+  V c5, c6;
+  if constexpr (kRowPass) {
+    c5 = mul14<kCos16>(d, hn::Sub(b6, b5));
+    c6 = mul14<kCos16>(d, hn::Add(b6, b5));
+  } else {
+    c5 = rotate_any<kCos16, -kCos16, kVnni>(d, b6, b5);
+    c6 = rotate_any<kCos16, kCos16, kVnni>(d, b6, b5);
+  }
   t[0] = stored_add(d, c0, b7);
   t[1] = stored_add(d, c1, c6);
   t[2] = stored_add(d, c2, c5);
