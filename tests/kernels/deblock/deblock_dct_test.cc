@@ -266,8 +266,8 @@ TEST(DctTransform, RangesAtTheExtremes) {
 // weights - 128 * sum of the negative ones. Over every row, every subset of
 // its odd coefficients kept and both signs, the bound is about 11600.
 
-// A value of the forward transform: a linear form of the block's P - 128
-// plus an error within +-err.
+// A linear form of 64 values (a block's P - 128, or its coefficients) plus
+// an error within +-err.
 struct Affine {
   std::array<double, 64> f{};
   double err = 0;
@@ -321,30 +321,38 @@ void affine_forward_1d(Affine x[8], int pass) {
   x[3] = m15(o2, K3) - m15(o1, K5);
 }
 
-TEST(DctTransform, RowPassLastButterflyFitsSixteenBits) {
-  // C[v][u]: pass 1 on each column of x = 2 (P - 128), pass 2 on each row.
-  Affine c[8][8];
+// The coefficients C[8 v + u] as forms of the samples: pass 1 on each
+// column of x = 2 (P - 128), pass 2 on each row.
+std::array<Affine, 64> coefficient_forms() {
+  std::array<Affine, 64> c;
   for (int col = 0; col < 8; col++) {
     Affine x[8];
     for (int i = 0; i < 8; i++) x[i].f[8 * i + col] = 2;
     affine_forward_1d(x, 1);
-    for (int v = 0; v < 8; v++) c[v][col] = x[v];
+    for (int v = 0; v < 8; v++) c[8 * v + col] = x[v];
   }
-  for (int v = 0; v < 8; v++) affine_forward_1d(c[v], 2);
-  // VP9's stage 1 of the odd half, each product / 2^14 within 1/2 (the
-  // stage's four roundings are added to each sum below).
-  constexpr double kC4 = 16069, kC12 = 13623, kC20 = 9102, kC28 = 3196;
+  for (int v = 0; v < 8; v++) affine_forward_1d(c.data() + 8 * v, 2);
+  return c;
+}
+
+constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
+              kCos20 = 9102, kCos24 = 6270, kCos28 = 3196;
+
+TEST(DctTransform, RowPassLastButterflyFitsSixteenBits) {
+  const std::array<Affine, 64> c = coefficient_forms();
   double most = 0;
   for (int v = 0; v < 8; v++)
     for (int kept = 0; kept < 16; kept++) {
       Affine t[8];  // the row's odd coefficients of the subset, others 0
       for (int k = 0; k < 4; k++)
-        if ((kept >> k) & 1) t[2 * k + 1] = c[v][2 * k + 1];
+        if ((kept >> k) & 1) t[2 * k + 1] = c[8 * v + 2 * k + 1];
+      // VP9's stage 1 of the odd half, each product / 2^14 within 1/2 (the
+      // stage's four roundings are added to each sum below).
       const double s = 1 / 16384.0;
-      const Affine a4 = s * kC28 * t[1] - s * kC4 * t[7];
-      const Affine a7 = s * kC4 * t[1] + s * kC28 * t[7];
-      const Affine a5 = s * kC12 * t[5] - s * kC20 * t[3];
-      const Affine a6 = s * kC20 * t[5] + s * kC12 * t[3];
+      const Affine a4 = s * kCos28 * t[1] - s * kCos4 * t[7];
+      const Affine a7 = s * kCos4 * t[1] + s * kCos28 * t[7];
+      const Affine a5 = s * kCos12 * t[5] - s * kCos20 * t[3];
+      const Affine a6 = s * kCos20 * t[5] + s * kCos12 * t[3];
       Affine sum = (a7 - a6) + (a4 - a5), diff = (a7 - a6) - (a4 - a5);
       sum.err += 2;
       diff.err += 2;
@@ -376,6 +384,101 @@ TEST(DctTransform, RowPassLastButterflyFitsSixteenBits) {
       most = std::max(most, bound);
     }
   EXPECT_LT(most, 11700);  // well inside 16 bits
+}
+
+// The SIMD rows take every butterfly of VP9's inverse whose two constants
+// are cos16 (stage 2's b0, b1 and stage 3's c5, c6, in both passes) as one
+// 16-bit product of the sum or difference of its inputs: exact while those
+// fit 16 bits, and while no stored value before them is clipped, on every
+// block and every subset of its coefficients kept. The proof: the inverse's
+// values are linear forms of the 64 coefficients (weights w) plus their
+// roundings (each Round2 within 1/2, carried through). Over any subset S
+// kept, sum over S of w_k C_k <= sum of max(0, w_k C_k) = (sum |w_k C_k| +
+// w.C) / 2 <= (|w| |C| + w.C) / 2; |C| <= sigma |P - 128| <= 1024 sigma
+// (sigma the forward transform's largest singular value, about 8: bounded
+// by Gershgorin on A A^T), w.C is a linear form of the samples (largest at
+// 0/255 samples, as above), and each coefficient's own error adds
+// |w_k| err_k. The largest such bound among the values checked: 19456.
+
+// A butterfly output Round2(a * k1 + b * k2, 14).
+Affine rotate(const Affine& a, int k1, const Affine& b, int k2) {
+  Affine r = k1 / 16384.0 * a + k2 / 16384.0 * b;
+  r.err += 0.5;
+  return r;
+}
+
+TEST(DctTransform, Cos16ButterfliesFitSixteenBits) {
+  const std::array<Affine, 64> c = coefficient_forms();
+  // sigma^2 <= the largest row sum of |A A^T| (A: coefficients x samples).
+  double sigma2 = 0;
+  for (int i = 0; i < 64; i++) {
+    double row = 0;
+    for (int k = 0; k < 64; k++) {
+      double dot = 0;
+      for (int j = 0; j < 64; j++) dot += c[i].f[j] * c[k].f[j];
+      row += std::abs(dot);
+    }
+    sigma2 = std::max(sigma2, row);
+  }
+  EXPECT_LT(sigma2, 64.1);  // orthogonal rows of norm 8, up to rounding
+  const double norm_c = 1024 * std::sqrt(sigma2);
+  double most = 0;
+  const auto check = [&](const Affine& f, const char* what) {
+    double w2 = 0, err = f.err;
+    Affine dot;
+    for (int k = 0; k < 64; k++) {
+      w2 += f.f[k] * f.f[k];
+      err += std::abs(f.f[k]) * c[k].err;
+      for (int j = 0; j < 64; j++) dot.f[j] += f.f[k] * c[k].f[j];
+    }
+    for (double sign : {1.0, -1.0}) {
+      const double bound =
+          (std::sqrt(w2) * norm_c + largest(sign * dot)) / 2 + err;
+      EXPECT_LT(bound, 32767) << what;
+      most = std::max(most, bound);
+    }
+  };
+  // VP9's 1D process (dct8.cc's stages), every value it stores before the
+  // cos16 butterflies checked; returns its outputs.
+  const auto process = [&](const Affine t[8], bool checked) {
+    const Affine a4 = rotate(t[1], kCos28, t[7], -kCos4);
+    const Affine a7 = rotate(t[1], kCos4, t[7], kCos28);
+    const Affine a5 = rotate(t[5], kCos12, t[3], -kCos20);
+    const Affine a6 = rotate(t[5], kCos20, t[3], kCos12);
+    const Affine b0 = rotate(t[0], kCos16, t[4], kCos16);
+    const Affine b1 = rotate(t[0], kCos16, t[4], -kCos16);
+    const Affine b2 = rotate(t[2], kCos24, t[6], -kCos8);
+    const Affine b3 = rotate(t[2], kCos8, t[6], kCos24);
+    const Affine b4 = a4 + a5, b5 = a4 - a5, b6 = a7 - a6, b7 = a7 + a6;
+    const Affine c0 = b0 + b3, c1 = b1 + b2, c2 = b1 - b2, c3 = b0 - b3;
+    const Affine c5 = rotate(b6, kCos16, b5, -kCos16);
+    const Affine c6 = rotate(b6, kCos16, b5, kCos16);
+    if (checked) {
+      for (const Affine* v :
+           {&t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7], &a4,
+            &a5,   &a6,   &a7,   &b0,   &b1,   &b2,   &b3,   &b4,   &b5,
+            &b6,   &b7,   &c0,   &c1,   &c2,   &c3,   &c5,   &c6})
+        check(*v, "a stored value");
+      check(t[0] + t[4], "t0 + t4");
+      check(t[0] - t[4], "t0 - t4");
+      check(b6 + b5, "b6 + b5");
+      check(b6 - b5, "b6 - b5");
+    }
+    return std::array<Affine, 8>{c0 + b7, c1 + c6, c2 + c5, c3 + b4,
+                                 c3 - b4, c2 - c5, c1 - c6, c0 - b7};
+  };
+  std::array<Affine, 8> r[8];  // the row pass: r[v][x]
+  for (int v = 0; v < 8; v++) {
+    Affine t[8];
+    for (int u = 0; u < 8; u++) t[u].f[8 * v + u] = 1;
+    r[v] = process(t, true);
+  }
+  for (int x = 0; x < 8; x++) {
+    Affine t[8];
+    for (int v = 0; v < 8; v++) t[v] = r[v][x];
+    process(t, true);
+  }
+  EXPECT_LT(most, 19500);
 }
 
 TEST(DctTransform, InverseMatchesTheVp9Specification) {
