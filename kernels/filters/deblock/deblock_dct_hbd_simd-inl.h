@@ -76,10 +76,10 @@ HWY_INLINE void transpose_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
 
 // The inverse (deblock_dct_simd.cc's, in 32-bit lanes) of both halves; of
 // lo alone where hi is all 0 (its inverse would be too).
-template <bool kRowPass, bool kLowHalf>
+template <bool kLowHalf>
 HWY_INLINE void inverse_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
-  inverse<kRowPass, kLowHalf, false>(d, lo);
-  if (!hi_zero) inverse<kRowPass, kLowHalf, false>(d, hi);
+  inverse<kLowHalf, false>(d, lo);
+  if (!hi_zero) inverse<kLowHalf, false>(d, hi);
 }
 
 // One shift's block row with top `by` of a plane of bit depth `bit_depth`
@@ -147,14 +147,14 @@ void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
     }
     const bool hi_zero = hn::AllFalse(d32, high_v);
     if (hn::AllFalse(d32, high_u))
-      inverse_halves<true, true>(d32, lo, hi, hi_zero);
+      inverse_halves<true>(d32, lo, hi, hi_zero);
     else
-      inverse_halves<true, false>(d32, lo, hi, hi_zero);
+      inverse_halves<false>(d32, lo, hi, hi_zero);
     transpose_halves(d32, lo, hi, hi_zero);
     if (hi_zero)
-      inverse_halves<false, true>(d32, lo, hi, false);
+      inverse_halves<true>(d32, lo, hi, false);
     else
-      inverse_halves<false, false>(d32, lo, hi, false);
+      inverse_halves<false>(d32, lo, hi, false);
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) {
       const V16 q = narrow_parts(d, reconstruct(lo[i]), reconstruct(hi[i]));

@@ -200,8 +200,7 @@ constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
 // Round2(v * K, 14) is pmulhrsw by 2K, which rounds the same; a pair is
 // rotate's. 32-bit lanes (10-bit planes): plain adds and products, which
 // on the forward transform's coefficients neither overflow nor reach the
-// 18-bit clip (docs/spec.md, "32 bits suffice"); a pair with one constant
-// twice (up to sign) is one product of the sum or difference.
+// 18-bit clip (docs/spec.md, "32 bits suffice").
 template <class D>
 constexpr bool kWide = sizeof(hn::TFromD<D>) == 4;
 
@@ -233,10 +232,6 @@ template <int C1, int C2, bool kVnni, class D, class V = hn::Vec<D> >
 HWY_INLINE V rotate_any(D d, V a, V b) {
   if constexpr (!kWide<D>) {
     return rotate<C1, C2, kVnni>(d, a, b);
-  } else if constexpr (C1 == C2) {
-    return mul14<C1>(d, hn::Add(a, b));
-  } else if constexpr (C1 == -C2) {
-    return mul14<C1>(d, hn::Sub(a, b));
   } else {
     const V sum = hn::Add(hn::Mul(a, splat<int32_t, C1>(d)),
                           hn::Mul(b, splat<int32_t, C2>(d)));
@@ -244,14 +239,18 @@ HWY_INLINE V rotate_any(D d, V a, V b) {
   }
 }
 
-// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages). In 16-bit
-// lanes the row pass's inputs are coefficients (|c| <= 11432), so its
-// (t0 +- t4) * cos16 fits 16 bits and takes one pmulhrsw; the column pass's
-// may not. With kLowHalf, t[4..7] are all 0 (as thresholding mostly leaves
-// them): then every stage-1 and stage-2 butterfly has a single product,
-// which no lane type can overflow.
-template <bool kRowPass, bool kLowHalf, bool kVnni, class D,
-          class V = hn::Vec<D> >
+// VP9's 1D inverse over the vectors t[0..7] (dct8.cc's stages), the row
+// pass or the column pass. The butterflies whose constants are both cos16
+// (b0, b1 and c5, c6) are one product of the sum or difference of their
+// inputs, in 16-bit lanes one pmulhrsw: on the forward transform's
+// coefficients, any of them zeroed, t0 +- t4 and b6 +- b5 fit 16 bits in
+// both passes (|b6 +- b5| <= 11625 in the row pass, every such value within
+// 19500 in the column pass) and nothing before them is clipped:
+// deblock_dct_test.cc's RowPassLastButterflyFitsSixteenBits and
+// Cos16ButterfliesFitSixteenBits prove it. With kLowHalf, t[4..7] are all 0
+// (as thresholding mostly leaves them): then every stage-1 and stage-2
+// butterfly has a single product, which no lane type can overflow.
+template <bool kLowHalf, bool kVnni, class D, class V = hn::Vec<D> >
 HWY_INLINE void inverse(D d, V t[8]) {
   V a4, a5, a6, a7, b0, b1, b2, b3;
   if constexpr (kLowHalf) {
@@ -267,13 +266,8 @@ HWY_INLINE void inverse(D d, V t[8]) {
     a7 = rotate_any<kCos4, kCos28, kVnni>(d, t[1], t[7]);
     a5 = rotate_any<kCos12, -kCos20, kVnni>(d, t[5], t[3]);
     a6 = rotate_any<kCos20, kCos12, kVnni>(d, t[5], t[3]);
-    if constexpr (kRowPass) {
-      b0 = mul14<kCos16>(d, hn::Add(t[0], t[4]));
-      b1 = mul14<kCos16>(d, hn::Sub(t[0], t[4]));
-    } else {
-      b0 = rotate_any<kCos16, kCos16, kVnni>(d, t[0], t[4]);
-      b1 = rotate_any<kCos16, -kCos16, kVnni>(d, t[0], t[4]);
-    }
+    b0 = mul14<kCos16>(d, hn::Add(t[0], t[4]));
+    b1 = mul14<kCos16>(d, hn::Sub(t[0], t[4]));
     b2 = rotate_any<kCos24, -kCos8, kVnni>(d, t[2], t[6]);
     b3 = rotate_any<kCos8, kCos24, kVnni>(d, t[2], t[6]);
   }
@@ -281,8 +275,8 @@ HWY_INLINE void inverse(D d, V t[8]) {
   const V b6 = stored_sub(d, a7, a6), b7 = stored_add(d, a7, a6);
   const V c0 = stored_add(d, b0, b3), c1 = stored_add(d, b1, b2);
   const V c2 = stored_sub(d, b1, b2), c3 = stored_sub(d, b0, b3);
-  const V c5 = rotate_any<kCos16, -kCos16, kVnni>(d, b6, b5);
-  const V c6 = rotate_any<kCos16, kCos16, kVnni>(d, b6, b5);
+  const V c5 = mul14<kCos16>(d, hn::Sub(b6, b5));
+  const V c6 = mul14<kCos16>(d, hn::Add(b6, b5));
   t[0] = stored_add(d, c0, b7);
   t[1] = stored_add(d, c1, c6);
   t[2] = stored_add(d, c2, c5);
@@ -473,14 +467,14 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
       continue;
     }
     if (hn::AllFalse(d, high_u))
-      inverse<true, true, kVnni>(d, x);
+      inverse<true, kVnni>(d, x);
     else
-      inverse<true, false, kVnni>(d, x);
+      inverse<false, kVnni>(d, x);
     transpose(d, x);
     if (hn::AllFalse(d, hn::And(all, high_v)))
-      inverse<false, true, kVnni>(d, x);
+      inverse<true, kVnni>(d, x);
     else
-      inverse<false, false, kVnni>(d, x);
+      inverse<false, kVnni>(d, x);
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) {
       const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], round_pred));

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -46,6 +47,8 @@ int brev(int bits, int x) {
 // final Hadamards of a column pass, whose outputs are those of the block).
 struct IdctExtremes {
   int64_t sum = 0, stored = 0;
+  // A row pass's last butterfly's inputs: |T[6] + T[5]| and |T[6] - T[5]|.
+  int64_t row_stage3 = 0;
 };
 
 struct SpecIdct {
@@ -85,6 +88,10 @@ struct SpecIdct {
     H(1, 2, false);
     for (int i = 0; i < 2; i++) B(4 + i, 7 - i, 32 - brev(5, 4 + i), false);
     for (int j = 0; j < 2; j++) H(4 + 2 * j, 5 + 2 * j, j == 1);
+    if (seen && !column)
+      seen->row_stage3 =
+          std::max({seen->row_stage3, std::abs(int64_t(T[6]) + T[5]),
+                    std::abs(int64_t(T[6]) - T[5])});
     B(6, 5, 16, true);
     outputs = column;
     for (int i = 0; i < 4; i++) H(i, 7 - i, false);
@@ -243,6 +250,235 @@ TEST(DctTransform, RangesAtTheExtremes) {
     dct8x8_forward(b.data(), 8, c);
     for (int i = 0; i < 64; i++) ASSERT_LE(std::abs(c[i]), 11432);
   }
+}
+
+// ---- The row pass's last butterfly fits 16 bits ----
+// deblock_dct_simd.cc takes the row pass's Round2((b6 -+ b5) * cos16, 14)
+// as one 16-bit product of b6 -+ b5 (b5 = T[5], b6 = T[6] before the spec's
+// B(6, 5, 16, 1)): exact only while |b6 +- b5| <= 32767 on every row the
+// forward transform gives, any of its coefficients zeroed. The proof, made
+// here: each coefficient is a linear form of the 64 values P - 128 plus an
+// error, each M() of the forward transform off by at most 1/2 (carried
+// through the later sums and products), and b6 +- b5 is a linear form of a
+// row's odd coefficients that are kept, plus 2 (the four Round2 of its
+// stage 1). A linear form f is largest over all blocks where each sample
+// sits at 0 or 255 by the sign of its weight: 127 * sum of the positive
+// weights - 128 * sum of the negative ones. Over every row, every subset of
+// its odd coefficients kept and both signs, the bound is about 11600.
+
+// A linear form of 64 values (a block's P - 128, or its coefficients) plus
+// an error within +-err.
+struct Affine {
+  std::array<double, 64> f{};
+  double err = 0;
+};
+Affine operator+(Affine a, const Affine& b) {
+  for (int j = 0; j < 64; j++) a.f[j] += b.f[j];
+  a.err += b.err;
+  return a;
+}
+Affine operator*(double k, Affine a) {
+  for (double& w : a.f) w *= k;
+  a.err *= std::abs(k);
+  return a;
+}
+Affine operator-(const Affine& a, const Affine& b) { return a + -1.0 * b; }
+// The spec's M(v, k) = (v * k + 2^14) >> 15: v * k / 2^15, within 1/2.
+Affine m15(const Affine& v, int k) {
+  Affine r = k / 32768.0 * v;
+  r.err += 0.5;
+  return r;
+}
+// The largest value of a.f over P - 128 in [-128, 127], plus a.err.
+double largest(const Affine& a) {
+  double most = a.err;
+  for (double w : a.f) most += std::max(127 * w, -128 * w);
+  return most;
+}
+
+// docs/spec.md's F_p over affine values.
+void affine_forward_1d(Affine x[8], int pass) {
+  const bool p1 = pass == 1;
+  const int K1 = p1 ? 45451 : 22725, K2 = p1 ? 42813 : 21407,
+            K3 = p1 ? 38531 : 19266, K5 = p1 ? 25746 : 12873,
+            K6 = p1 ? 17734 : 8867, K7 = p1 ? 9041 : 4520;
+  Affine s[4], d[4];
+  for (int i = 0; i < 4; i++) {
+    s[i] = x[i] + x[7 - i];
+    d[i] = x[i] - x[7 - i];
+  }
+  const Affine e0 = s[0] + s[3], e1 = s[1] + s[2], e2 = s[1] - s[2],
+               e3 = s[0] - s[3];
+  x[0] = pass == 1 ? e0 + e1 : m15(e0 + e1, 16384);
+  x[4] = pass == 1 ? e0 - e1 : m15(e0 - e1, 16384);
+  x[2] = m15(e2, K6) + m15(e3, K2);
+  x[6] = m15(e3, K6) - m15(e2, K2);
+  const Affine t0 = m15(d[1] - d[2], 23170), t1 = m15(d[1] + d[2], 23170);
+  const Affine o0 = d[3] + t0, o1 = d[3] - t0, o2 = d[0] - t1, o3 = d[0] + t1;
+  x[1] = m15(o0, K7) + m15(o3, K1);
+  x[7] = m15(o3, K7) - m15(o0, K1);
+  x[5] = m15(o1, K3) + m15(o2, K5);
+  x[3] = m15(o2, K3) - m15(o1, K5);
+}
+
+// The coefficients C[8 v + u] as forms of the samples: pass 1 on each
+// column of x = 2 (P - 128), pass 2 on each row.
+std::array<Affine, 64> coefficient_forms() {
+  std::array<Affine, 64> c;
+  for (int col = 0; col < 8; col++) {
+    Affine x[8];
+    for (int i = 0; i < 8; i++) x[i].f[8 * i + col] = 2;
+    affine_forward_1d(x, 1);
+    for (int v = 0; v < 8; v++) c[8 * v + col] = x[v];
+  }
+  for (int v = 0; v < 8; v++) affine_forward_1d(c.data() + 8 * v, 2);
+  return c;
+}
+
+constexpr int kCos4 = 16069, kCos8 = 15137, kCos12 = 13623, kCos16 = 11585,
+              kCos20 = 9102, kCos24 = 6270, kCos28 = 3196;
+
+TEST(DctTransform, RowPassLastButterflyFitsSixteenBits) {
+  const std::array<Affine, 64> c = coefficient_forms();
+  double most = 0;
+  for (int v = 0; v < 8; v++)
+    for (int kept = 0; kept < 16; kept++) {
+      Affine t[8];  // the row's odd coefficients of the subset, others 0
+      for (int k = 0; k < 4; k++)
+        if ((kept >> k) & 1) t[2 * k + 1] = c[8 * v + 2 * k + 1];
+      // VP9's stage 1 of the odd half, each product / 2^14 within 1/2 (the
+      // stage's four roundings are added to each sum below).
+      const double s = 1 / 16384.0;
+      const Affine a4 = s * kCos28 * t[1] - s * kCos4 * t[7];
+      const Affine a7 = s * kCos4 * t[1] + s * kCos28 * t[7];
+      const Affine a5 = s * kCos12 * t[5] - s * kCos20 * t[3];
+      const Affine a6 = s * kCos20 * t[5] + s * kCos12 * t[3];
+      Affine sum = (a7 - a6) + (a4 - a5), diff = (a7 - a6) - (a4 - a5);
+      sum.err += 2;
+      diff.err += 2;
+      // The bound, and the blocks whose linear parts reach it: through the
+      // reference's forward transform and the spec's row process, with the
+      // row's odd coefficients outside the subset zeroed.
+      double bound = 0;
+      int64_t reached = 0;
+      for (const Affine* form : {&sum, &diff})
+        for (double sign : {1.0, -1.0}) {
+          const Affine signed_form = sign * *form;
+          bound = std::max(bound, largest(signed_form));
+          uint8_t block[64];
+          for (int j = 0; j < 64; j++)
+            block[j] = signed_form.f[j] >= 0 ? 255 : 0;
+          int16_t coef[64];
+          dct8x8_forward(block, 8, coef);
+          int row[8];
+          for (int u = 0; u < 8; u++)
+            row[u] =
+                u % 2 == 0 || ((kept >> (u / 2)) & 1) ? coef[8 * v + u] : 0;
+          IdctExtremes seen;
+          SpecIdct(8, &seen).run(row);
+          reached = std::max(reached, seen.row_stage3);
+        }
+      const double err = std::max(sum.err, diff.err);
+      EXPECT_LE(reached, bound) << "row " << v << " subset " << kept;
+      EXPECT_GE(reached, bound - 2 * err) << "row " << v << " subset " << kept;
+      most = std::max(most, bound);
+    }
+  EXPECT_LT(most, 11700);  // well inside 16 bits
+}
+
+// The SIMD rows take every butterfly of VP9's inverse whose two constants
+// are cos16 (stage 2's b0, b1 and stage 3's c5, c6, in both passes) as one
+// 16-bit product of the sum or difference of its inputs: exact while those
+// fit 16 bits, and while no stored value before them is clipped, on every
+// block and every subset of its coefficients kept. The proof: the inverse's
+// values are linear forms of the 64 coefficients (weights w) plus their
+// roundings (each Round2 within 1/2, carried through). Over any subset S
+// kept, sum over S of w_k C_k <= sum of max(0, w_k C_k) = (sum |w_k C_k| +
+// w.C) / 2 <= (|w| |C| + w.C) / 2; |C| <= sigma |P - 128| <= 1024 sigma
+// (sigma the forward transform's largest singular value, about 8: bounded
+// by Gershgorin on A A^T), w.C is a linear form of the samples (largest at
+// 0/255 samples, as above), and each coefficient's own error adds
+// |w_k| err_k. The largest such bound among the values checked: 19456.
+
+// A butterfly output Round2(a * k1 + b * k2, 14).
+Affine rotate(const Affine& a, int k1, const Affine& b, int k2) {
+  Affine r = k1 / 16384.0 * a + k2 / 16384.0 * b;
+  r.err += 0.5;
+  return r;
+}
+
+TEST(DctTransform, Cos16ButterfliesFitSixteenBits) {
+  const std::array<Affine, 64> c = coefficient_forms();
+  // sigma^2 <= the largest row sum of |A A^T| (A: coefficients x samples).
+  double sigma2 = 0;
+  for (int i = 0; i < 64; i++) {
+    double row = 0;
+    for (int k = 0; k < 64; k++) {
+      double dot = 0;
+      for (int j = 0; j < 64; j++) dot += c[i].f[j] * c[k].f[j];
+      row += std::abs(dot);
+    }
+    sigma2 = std::max(sigma2, row);
+  }
+  EXPECT_LT(sigma2, 64.1);  // orthogonal rows of norm 8, up to rounding
+  const double norm_c = 1024 * std::sqrt(sigma2);
+  double most = 0;
+  const auto check = [&](const Affine& f, const char* what) {
+    double w2 = 0, err = f.err;
+    Affine dot;
+    for (int k = 0; k < 64; k++) {
+      w2 += f.f[k] * f.f[k];
+      err += std::abs(f.f[k]) * c[k].err;
+      for (int j = 0; j < 64; j++) dot.f[j] += f.f[k] * c[k].f[j];
+    }
+    for (double sign : {1.0, -1.0}) {
+      const double bound =
+          (std::sqrt(w2) * norm_c + largest(sign * dot)) / 2 + err;
+      EXPECT_LT(bound, 32767) << what;
+      most = std::max(most, bound);
+    }
+  };
+  // VP9's 1D process (dct8.cc's stages), every value it stores before the
+  // cos16 butterflies checked; returns its outputs.
+  const auto process = [&](const Affine t[8], bool checked) {
+    const Affine a4 = rotate(t[1], kCos28, t[7], -kCos4);
+    const Affine a7 = rotate(t[1], kCos4, t[7], kCos28);
+    const Affine a5 = rotate(t[5], kCos12, t[3], -kCos20);
+    const Affine a6 = rotate(t[5], kCos20, t[3], kCos12);
+    const Affine b0 = rotate(t[0], kCos16, t[4], kCos16);
+    const Affine b1 = rotate(t[0], kCos16, t[4], -kCos16);
+    const Affine b2 = rotate(t[2], kCos24, t[6], -kCos8);
+    const Affine b3 = rotate(t[2], kCos8, t[6], kCos24);
+    const Affine b4 = a4 + a5, b5 = a4 - a5, b6 = a7 - a6, b7 = a7 + a6;
+    const Affine c0 = b0 + b3, c1 = b1 + b2, c2 = b1 - b2, c3 = b0 - b3;
+    const Affine c5 = rotate(b6, kCos16, b5, -kCos16);
+    const Affine c6 = rotate(b6, kCos16, b5, kCos16);
+    if (checked) {
+      for (const Affine* v :
+           {&t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7], &a4,
+            &a5,   &a6,   &a7,   &b0,   &b1,   &b2,   &b3,   &b4,   &b5,
+            &b6,   &b7,   &c0,   &c1,   &c2,   &c3,   &c5,   &c6})
+        check(*v, "a stored value");
+      check(t[0] + t[4], "t0 + t4");
+      check(t[0] - t[4], "t0 - t4");
+      check(b6 + b5, "b6 + b5");
+      check(b6 - b5, "b6 - b5");
+    }
+    return std::array<Affine, 8>{c0 + b7, c1 + c6, c2 + c5, c3 + b4,
+                                 c3 - b4, c2 - c5, c1 - c6, c0 - b7};
+  };
+  std::array<Affine, 8> r[8];  // the row pass: r[v][x]
+  for (int v = 0; v < 8; v++) {
+    Affine t[8];
+    for (int u = 0; u < 8; u++) t[u].f[8 * v + u] = 1;
+    r[v] = process(t, true);
+  }
+  for (int x = 0; x < 8; x++) {
+    Affine t[8];
+    for (int v = 0; v < 8; v++) t[v] = r[v][x];
+    process(t, true);
+  }
+  EXPECT_LT(most, 19500);
 }
 
 TEST(DctTransform, InverseMatchesTheVp9Specification) {
