@@ -31,25 +31,18 @@ HWY_INLINE V16 TapPair(int16_t a, int16_t b) {
   return hn::BitCast(D16(), hn::Set(D32(), static_cast<int32_t>(pair)));
 }
 
-// The four tap pairs of an 8-tap filter.
-struct WordTaps {
-  explicit WordTaps(const int16_t* t)
-      : t01(TapPair(t[0], t[1])),
-        t23(TapPair(t[2], t[3])),
-        t45(TapPair(t[4], t[5])),
-        t67(TapPair(t[6], t[7])) {}
-  V16 t01, t23, t45, t67;
-};
-
 // The sums of pairs of products of p0 .. p3 (pairs of samples) with the tap
-// pairs: an 8-tap sum in each 32-bit lane.
-HWY_INLINE V32 Sum8(const WordTaps& t, V16 p0, V16 p1, V16 p2, V16 p3) {
+// pairs t01 .. t67 (TapPair of taps 0 and 1, ...): an 8-tap sum in each
+// 32-bit lane. The taps are separate arguments, not a struct: SVE vectors
+// cannot be members.
+HWY_INLINE V32 Sum8(V16 t01, V16 t23, V16 t45, V16 t67, V16 p0, V16 p1, V16 p2,
+                    V16 p3) {
   const D32 d;
   V32 odd = hn::Zero(d);
-  V32 sum = hn::ReorderWidenMulAccumulate(d, p0, t.t01, hn::Zero(d), odd);
-  sum = hn::ReorderWidenMulAccumulate(d, p1, t.t23, sum, odd);
-  sum = hn::ReorderWidenMulAccumulate(d, p2, t.t45, sum, odd);
-  sum = hn::ReorderWidenMulAccumulate(d, p3, t.t67, sum, odd);
+  V32 sum = hn::ReorderWidenMulAccumulate(d, p0, t01, hn::Zero(d), odd);
+  sum = hn::ReorderWidenMulAccumulate(d, p1, t23, sum, odd);
+  sum = hn::ReorderWidenMulAccumulate(d, p2, t45, sum, odd);
+  sum = hn::ReorderWidenMulAccumulate(d, p3, t67, sum, odd);
   return hn::RearrangeToOddPlusEven(sum, odd);
 }
 
@@ -95,16 +88,17 @@ void Horizontal8Words(const Window<uint16_t>& e, const int16_t* taps, int maxv,
     out[x] = Filter8(taps, maxv, shift, [&](int k) { return p[k]; });
   }
 #else
-  const WordTaps t(taps);
+  const V16 t01 = TapPair(taps[0], taps[1]), t23 = TapPair(taps[2], taps[3]);
+  const V16 t45 = TapPair(taps[4], taps[5]), t67 = TapPair(taps[6], taps[7]);
   const V32 vmax = hn::Set(D32(), maxv);
   for (size_t i = 0; i < count; i++) {
     const uint16_t* p = e.group(g0 + i);
     for (size_t x = 0; x < G; x += N) {
       const uint16_t* q = p + x;
-      const V32 even =
-          Sum8(t, Values(q), Values(q + 2), Values(q + 4), Values(q + 6));
-      const V32 odd =
-          Sum8(t, Values(q + 1), Values(q + 3), Values(q + 5), Values(q + 7));
+      const V32 even = Sum8(t01, t23, t45, t67, Values(q), Values(q + 2),
+                            Values(q + 4), Values(q + 6));
+      const V32 odd = Sum8(t01, t23, t45, t67, Values(q + 1), Values(q + 3),
+                           Values(q + 5), Values(q + 7));
       StoreWords(even, odd, vmax, shift, out + i * G + x);
     }
   }
@@ -126,7 +120,8 @@ void Vertical8Words(const uint16_t* const* r, const int16_t* taps, int maxv,
   const D16 d;
   const D32 d32;
   const size_t N = hn::Lanes(d), G = 2 * N;
-  const WordTaps t(taps);
+  const V16 t01 = TapPair(taps[0], taps[1]), t23 = TapPair(taps[2], taps[3]);
+  const V16 t45 = TapPair(taps[4], taps[5]), t67 = TapPair(taps[6], taps[7]);
   const V32 vmax = hn::Set(d32, maxv);
   const size_t x0 = g0 * G;
   const uint16_t *r0 = r[0] + x0, *r1 = r[1] + x0, *r2 = r[2] + x0;
@@ -146,8 +141,10 @@ void Vertical8Words(const uint16_t* const* r, const int16_t* taps, int maxv,
     const V16 a0 = Values(r0 + x), a1 = Values(r1 + x), a2 = Values(r2 + x);
     const V16 a3 = Values(r3 + x), a4 = Values(r4 + x), a5 = Values(r5 + x);
     const V16 a6 = Values(r6 + x), a7 = Values(r7 + x);
-    StoreWords(Sum8(t, even(a0, a1), even(a2, a3), even(a4, a5), even(a6, a7)),
-               Sum8(t, odd(a0, a1), odd(a2, a3), odd(a4, a5), odd(a6, a7)),
+    StoreWords(Sum8(t01, t23, t45, t67, even(a0, a1), even(a2, a3),
+                    even(a4, a5), even(a6, a7)),
+               Sum8(t01, t23, t45, t67, odd(a0, a1), odd(a2, a3), odd(a4, a5),
+                    odd(a6, a7)),
                vmax, shift, out + x);
   }
 #endif
