@@ -269,26 +269,6 @@ TEST_P(CdefSimd, ClipToAvailableTaps) {
 TEST_P(CdefSimd, EveryDirection) {
   const Dsps dsps;
   std::mt19937 gen = test::rng(104);
-  auto line = [](int dir, int i, int j) {
-    switch (dir) {
-      case 0:
-        return i + j;
-      case 1:
-        return i + j / 2;
-      case 2:
-        return i;
-      case 3:
-        return 3 + i - j / 2;
-      case 4:
-        return 7 + i - j;
-      case 5:
-        return 3 - i / 2 + j;
-      case 6:
-        return j;
-      default:
-        return i / 2 + j;
-    }
-  };
   for (PixelFormat format : test::all_pixel_formats())
     for (int amp : {1, 3, 9}) {
       const int shift = int(gen() % 8);
@@ -297,8 +277,10 @@ TEST_P(CdefSimd, EveryDirection) {
       test::fill(src, [&](int p, int x, int y) {
         const int dir = ((x >> 3) + shift + (y >> 3)) & 7;
         return std::clamp(
-            (128 + amp * (line(dir, y & 7, x & 7) - 7) + (p ? 5 : 0)) * s, 0,
-            max_of(src));
+            (128 + amp * (test::cdef_line_of(dir, y & 7, x & 7) - 7) +
+             (p ? 5 : 0)) *
+                s,
+            0, max_of(src));
       });
       for (int round = 0; round < 3; round++)
         ASSERT_TRUE(
