@@ -489,10 +489,25 @@ GST_END_TEST
 // zero-copy frames, the fallback). The other cases reach the gpu backend
 // only through the kernel library's calls, which its gpu suites run under
 // validation, so they run without it (issue 17: CI's time).
-void validation_off() { g_setenv("DAEDALUS_VULKAN_VALIDATION", "0", TRUE); }
+// The environment's setting, put back after each case for runs without
+// fork (CK_FORK=no), where the cases share one process.
+gchar* saved_validation = nullptr;
+
+void validation_off() {
+  saved_validation = g_strdup(g_getenv("DAEDALUS_VULKAN_VALIDATION"));
+  g_setenv("DAEDALUS_VULKAN_VALIDATION", "0", TRUE);
+}
+
+void validation_back() {
+  if (saved_validation)
+    g_setenv("DAEDALUS_VULKAN_VALIDATION", saved_validation, TRUE);
+  else
+    g_unsetenv("DAEDALUS_VULKAN_VALIDATION");
+  g_clear_pointer(&saved_validation, g_free);
+}
 
 TCase* without_validation(TCase* tc) {
-  tcase_add_checked_fixture(tc, validation_off, nullptr);
+  tcase_add_checked_fixture(tc, validation_off, validation_back);
   return tc;
 }
 
