@@ -110,22 +110,8 @@ def element_probe(cp, c):
     line: level, quantiser (1/16 qp), dead_zone_qp, zero_excess."""
     w, h = content.SIZES[c["size"]]
     env = dict(os.environ, GST_DEBUG="daedalusdeblock:6", GST_DEBUG_NO_COLOR="1")
-    cmd = [
-        "gst-launch-1.0",
-        "-q",
-        "filesrc",
-        "location=" + cp.dmg(c["content"], c["size"], c["codec"], c["q"]),
-        "!",
-        "rawvideoparse",
-        "width=%d" % w,
-        "height=%d" % h,
-        "format=i420",
-        "framerate=30/1",
-        "!",
-        "daedalusdeblock",
-        "!",
-        "fakesink",
-    ]
+    src = cp.dmg(c["content"], c["size"], c["codec"], c["q"])
+    cmd = filters.raw_source(src, w, h) + ["!", "daedalusdeblock", "!", "fakesink"]
     log = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stderr
     last = _LOG_LINE.findall(log)[-1]
     frames, level, _, _, quantiser, dead_zone, excess = map(int, last)

@@ -64,11 +64,10 @@ def _run(cmd):
     return wall, cpu
 
 
-def run_gst(chains, src, w, h, outs, fmt="i420"):
-    """Each of `chains` ("element props ! element props") on src into the
-    matching file of outs, in one gst-launch-1.0 process; `fmt` is
-    rawvideoparse's name of the clip's format."""
-    cmd = [
+def raw_source(src, w, h, fmt="i420"):
+    """A gst-launch-1.0 command line up to the frames of the raw clip src;
+    `fmt` is rawvideoparse's name of the clip's format."""
+    return [
         "gst-launch-1.0",
         "-q",
         "filesrc",
@@ -80,6 +79,13 @@ def run_gst(chains, src, w, h, outs, fmt="i420"):
         "format=" + fmt,
         "framerate=30/1",
     ]
+
+
+def run_gst(chains, src, w, h, outs, fmt="i420"):
+    """Each of `chains` ("element props ! element props") on src into the
+    matching file of outs, in one gst-launch-1.0 process (`fmt`: as
+    raw_source's)."""
+    cmd = raw_source(src, w, h, fmt)
     if len(chains) == 1:
         cmd += ["!"] + chains[0].split() + ["!", "filesink", "location=" + outs[0]]
     else:

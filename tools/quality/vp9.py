@@ -87,22 +87,7 @@ def cdef_of(rung):
 
 def level_of(path, w, h):
     """The damage level daedalusdeblock at its defaults settles on."""
-    cmd = [
-        "gst-launch-1.0",
-        "-q",
-        "filesrc",
-        "location=" + path,
-        "!",
-        "rawvideoparse",
-        "width=%d" % w,
-        "height=%d" % h,
-        "format=i420",
-        "framerate=30/1",
-        "!",
-        "daedalusdeblock",
-        "!",
-        "fakesink",
-    ]
+    cmd = filters.raw_source(path, w, h) + ["!", "daedalusdeblock", "!", "fakesink"]
     env = dict(os.environ, GST_DEBUG="daedalusdeblock:4", GST_DEBUG_NO_COLOR="1")
     p = subprocess.run(
         cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True
