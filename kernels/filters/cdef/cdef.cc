@@ -43,11 +43,10 @@ int cdef_adjust_strength(int strength, int var) {
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
                 const CdefParams& params, ThreadPool* pool,
                 int first_block_row) {
-  const CdefBlockRowsFn block_rows = cdef_block_rows_fn(dsp, src);
   run_bands(pool, cdef_block_rows(src) - first_block_row, 1,
             [&](int begin, int end) {
-              block_rows(dst, src, params, first_block_row + begin,
-                         first_block_row + end);
+              cdef_filter_rows(dsp, dst, src, params, first_block_row + begin,
+                               first_block_row + end);
             });
 }
 
