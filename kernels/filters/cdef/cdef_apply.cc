@@ -130,10 +130,9 @@ void chroma_chunk(Rows& w, int cy0, int b0, int n, const int* uv_blocks) {
       if (b0 >= uv_blocks[p]) continue;
       w.leaves.stage(w.src.planes[p], 8 * b0 - 8, cy0 - 2, 8 * n + 16, 12,
                      kCdefPitch, w.staged);
-      w.leaves.filter[kCdef8x8](one_plane(w, p, cy0, b0,
-                                          std::min(n, uv_blocks[p] - b0),
-                                          w.uv_pris, w.uv_dir, w.uv_sec,
-                                          damping));
+      w.leaves.filter[kCdef8x8](
+          one_plane(w, p, cy0, b0, std::min(n, uv_blocks[p] - b0), w.uv_pris,
+                    w.uv_dir, w.uv_sec, damping));
     }
     return;
   }
@@ -146,18 +145,18 @@ void chroma_chunk(Rows& w, int cy0, int b0, int n, const int* uv_blocks) {
   const Plane& v = w.dst.planes[2];
   const CdefFilterFn filter =
       w.leaves.filter[w.ch == 8 ? kCdef4x8Pair : kCdef4x4Pair];
-  CdefBlocks blocks = {{w.staged + 2 * pitch + 4, w.staged_v + 2 * pitch + 4},
-                       pitch,
-                       {&u.at(4 * b0, cy0), &v.at(4 * b0, cy0)},
-                       {u.stride, v.stride},
-                       {u.step, v.step},
-                       u.lsb,
-                       std::clamp(std::min(uv_blocks[1], uv_blocks[2]) - b0, 0,
-                                  n),
-                       w.uv_pris,
-                       w.uv_dir,
-                       w.uv_sec,
-                       damping};
+  CdefBlocks blocks = {
+      {w.staged + 2 * pitch + 4, w.staged_v + 2 * pitch + 4},
+      pitch,
+      {&u.at(4 * b0, cy0), &v.at(4 * b0, cy0)},
+      {u.stride, v.stride},
+      {u.step, v.step},
+      u.lsb,
+      std::clamp(std::min(uv_blocks[1], uv_blocks[2]) - b0, 0, n),
+      w.uv_pris,
+      w.uv_dir,
+      w.uv_sec,
+      damping};
   if (blocks.n > 0) filter(blocks);
   if (blocks.n == n) return;
   // The rest lie in one plane only: the other's results go to the spill.

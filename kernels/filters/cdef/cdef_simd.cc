@@ -309,15 +309,17 @@ HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
 // U and of V for an interleaved pair).
 struct Job {
   const uint16_t* blk;
-  const Strength* s;
+  int pri;
   uint8_t* out[2];
 };
 
-// The destination planes of a run of jobs (lsb: of 16-bit samples).
+// The destination planes of a run of jobs (lsb: of 16-bit samples), and
+// their secondary strength and damping.
 struct Sink {
   ptrdiff_t stride[2];
   int step[2];
   int lsb = 0;
+  int sec = 0, damping = 0;
 };
 
 // Rows of kW samples of type S from v (rows of kW) to o.
@@ -383,7 +385,8 @@ HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
   const DU d;
   const hn::RebindToSigned<DU> di;
   const int N = int(hn::Lanes(d));
-  const Strength& s = *job.s;
+  const Strength s =
+      make_strength(job.pri, sink.sec, sink.damping, sizeof(S) == 1 ? 0 : 2);
   const auto pri = hn::Set(d, uint16_t(s.pri));
   const auto sec = hn::Set(d, uint16_t(s.sec));
   const auto w0 = hn::Set(di, int16_t(s.w0)), w1 = hn::Set(di, int16_t(s.w1));
@@ -445,10 +448,6 @@ constexpr FilterTable filter_table(std::index_sequence<kDir...>) {
 // The filter function of a block, as an index into a FilterTable (variant
 // times 8 plus direction); kCopy for neither kind of tap.
 constexpr uint8_t kCopy = 24;
-uint8_t filter_key(const Strength& s, int dir) {
-  if (!s.pri && !s.sec) return kCopy;
-  return uint8_t(8 * (s.pri ? (s.sec ? 0 : 1) : 2) + dir);
-}
 
 // Calls f(k, blocks) for each key k <= kCopy in key[0..kChunk), with the bit
 // mask of the blocks that have it: blocks are filtered grouped by key, one
@@ -493,7 +492,6 @@ struct Tables {
 // filters them grouped by filter function.
 template <class S, bool kPair, int kRows>
 void filter(const CdefBlocks& b) {
-  constexpr int kCs = sizeof(S) == 1 ? 0 : 2;
   constexpr int kW = kPair ? 4 : 8, kBlock = (kRows + 4) * 8;
   constexpr const FilterTable& table =
       kPair ? (kRows == 8 ? Tables<S>::kPair422 : Tables<S>::kPair420)
@@ -506,23 +504,18 @@ void filter(const CdefBlocks& b) {
   else
     lay_out(b.src[0] - corner, b.pitch, kRows + 4, b.n + 2, laid);
 
-  // By primary strength, made when first met.
-  Strength str[16 << kCs];
-  uint64_t made = 0;
+  // Keys of the blocks with and without primary taps (63: no block).
   alignas(64) uint8_t key[kChunk];
-  for (int j = 0; j < kChunk; j++) {
-    if (j >= b.n) {
-      key[j] = 63;  // none
-      continue;
-    }
-    const int pri = b.pri[j];
-    if (!((made >> pri) & 1)) {
-      str[pri] = make_strength(pri, b.sec, b.damping, kCs);
-      made |= uint64_t(1) << pri;
-    }
-    key[j] = filter_key(str[pri], b.dir[j]);
-  }
-  const Sink sink = {{b.stride[0], b.stride[1]}, {b.step[0], b.step[1]}, b.lsb};
+  const int with = b.sec ? 0 : 8, without = b.sec ? 16 : kCopy;
+  for (int j = 0; j < b.n; j++)
+    key[j] =
+        uint8_t(b.pri[j] ? with + b.dir[j] : without + (b.sec ? b.dir[j] : 0));
+  std::fill(key + std::clamp(b.n, 0, kChunk), key + kChunk, 63);
+  const Sink sink = {{b.stride[0], b.stride[1]},
+                     {b.step[0], b.step[1]},
+                     b.lsb,
+                     b.sec,
+                     b.damping};
   Job jobs[kChunk];
   for_each_key(key, [&](int k, uint64_t blocks) HWY_ATTR {
     int count = 0;
@@ -530,7 +523,7 @@ void filter(const CdefBlocks& b) {
       const int j = std::countr_zero(blocks);
       jobs[count++] = {
           laid + (j + 1) * kBlock,
-          &str[b.pri[j]],
+          b.pri[j],
           {b.dst[0] + ptrdiff_t(kW) * j * b.step[0],
            kPair ? b.dst[1] + ptrdiff_t(kW) * j * b.step[1] : nullptr}};
     }
@@ -540,9 +533,10 @@ void filter(const CdefBlocks& b) {
 
 template <class S>
 CdefLeaves leaves() {
+  constexpr int kCs = sizeof(S) == 1 ? 0 : 2;
   CdefLeaves l;
   l.stage = stage<S>;
-  l.find_dirs = find_dirs < sizeof(S) == 1 ? 0 : 2 > ;
+  l.find_dirs = find_dirs<kCs>;
   l.filter[kCdef8x8] = filter<S, false, 8>;
   l.filter[kCdef4x8Pair] = filter<S, true, 8>;
   l.filter[kCdef4x4Pair] = filter<S, true, 4>;

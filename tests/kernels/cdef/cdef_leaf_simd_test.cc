@@ -74,9 +74,9 @@ TEST_P(CdefLeafSimd, StageMatchesTheReference) {
                                   want.data());
       cdef_leaves(l.simd, f).stage(plane, x, y, n, rows, kCdefPitch,
                                    got.data());
-      ASSERT_EQ(want, got) << pixel_format_name(format) << " plane " << p
-                           << " " << w << "x" << h << " at " << x << "," << y
-                           << " n " << n << " rows " << rows;
+      ASSERT_EQ(want, got) << pixel_format_name(format) << " plane " << p << " "
+                           << w << "x" << h << " at " << x << "," << y << " n "
+                           << n << " rows " << rows;
     }
 }
 
@@ -114,9 +114,9 @@ TEST_P(CdefLeafSimd, DirectionSearchOnLines) {
       const int dir = b % 9, amp = int(gen() % 19);
       for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++) {
-          const int v = dir == 8 ? int(b * 37 % (max + 1))
-                                 : 128 + amp * (test::cdef_line_of(dir, i, j) -
-                                                7);
+          const int v = dir == 8
+                            ? int(b * 37 % (max + 1))
+                            : 128 + amp * (test::cdef_line_of(dir, i, j) - 7);
           s[(2 + i) * kCdefPitch + 8 + 8 * b + j] =
               uint16_t(std::clamp(deep ? 4 * v + b % 4 : v, 0, max));
         }
@@ -127,8 +127,7 @@ TEST_P(CdefLeafSimd, DirectionSearchOnLines) {
     const CdefLeaves& simd = deep ? l.simd.bd10 : l.simd.bd8;
     ref.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_want,
                   var_want);
-    simd.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_got,
-                   var_got);
+    simd.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_got, var_got);
     for (int j = 0; j < kCdefChunk; j++) {
       ASSERT_EQ(dir_want[j], dir_got[j]) << "block " << j;
       ASSERT_EQ(var_want[j], var_got[j]) << "block " << j;
@@ -159,22 +158,23 @@ testing::AssertionResult same_filtered(const Leaves& l, bool deep,
   std::vector<uint8_t> got = want;
   const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
   const int left = shape.w;
-  CdefBlocks blocks = {{u.data() + 2 * pitch + left, v.data() + 2 * pitch + left},
-                       pitch,
-                       {nullptr, nullptr},
-                       {stride, stride},
-                       {step, step},
-                       lsb,
-                       n,
-                       pri,
-                       dir,
-                       sec,
-                       damping};
+  CdefBlocks blocks = {
+      {u.data() + 2 * pitch + left, v.data() + 2 * pitch + left},
+      pitch,
+      {nullptr, nullptr},
+      {stride, stride},
+      {step, step},
+      lsb,
+      n,
+      pri,
+      dir,
+      sec,
+      damping};
   // U's rows then V's, one sample apart when interleaved.
   auto run = [&](const CdefLeaves& leaves, std::vector<uint8_t>& out) {
     blocks.dst[0] = out.data() + 32;
-    blocks.dst[1] = out.data() + 32 +
-                    (step_factor == 2 ? size : stride * shape.h);
+    blocks.dst[1] =
+        out.data() + 32 + (step_factor == 2 ? size : stride * shape.h);
     leaves.filter[shape.shape](blocks);
   };
   run(deep ? l.ref.bd10 : l.ref.bd8, want);
@@ -225,8 +225,8 @@ TEST_P(CdefLeafSimd, FiltersMatchTheReferenceEveryParameter) {
             const int step_factor = 1 + int(gen() % 2);
             const int lsb = deep && gen() % 2 ? 6 : 0;
             ASSERT_TRUE(same_filtered(l, deep, shape, uu, vv, n, pri, dir,
-                                      sec << cs, damping + cs, step_factor,
-                                      lsb, gen));
+                                      sec << cs, damping + cs, step_factor, lsb,
+                                      gen));
           }
   }
 }
