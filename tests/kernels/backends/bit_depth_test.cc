@@ -42,7 +42,7 @@ void expect_cpu_backends_match(
     for (BackendKind kind : {BackendKind::Scalar, BackendKind::Cpu})
       for (int threads : {1, 3}) {
         std::unique_ptr<Backend> backend =
-            create_backend(kind, nullptr, {threads});
+            create_backend(kind, {threads}).value_or(nullptr);
         ASSERT_TRUE(backend);
         Image src(format, 77, 45, 2);
         fill(gen, src);
@@ -173,7 +173,7 @@ Status run_kernel(Backend& backend, Kernel kernel, Image& frame,
 TEST(BitDepth, BackendsDoWhatTheCapabilityTableSays) {
   std::mt19937 gen = test::rng(402);
   for (BackendKind kind : kAllBackendKinds) {
-    std::unique_ptr<Backend> backend = create_backend(kind, nullptr);
+    std::unique_ptr<Backend> backend = create_backend(kind).value_or(nullptr);
     if (!backend) continue;  // no gpu here
     for (Kernel kernel : kAllKernels) {
       SCOPED_TRACE(std::string(backend_name(kind)) + " " +
