@@ -66,8 +66,9 @@ constexpr uint16_t kCdefUnavailable = 0x8000;
 // A chunk of a block row is staged at once: up to kCdefChunk blocks, one
 // block either side, rows [-2, rows + 2) around the block row's. A staged
 // row of luma (or a 4:4:4 chroma plane) is kCdefPitch samples apart from the
-// next, of a 4:2:0 / 4:2:2 chroma plane kCdefPitch / 2; the leaves may read
-// (never use) up to 8 blocks' samples past the chunk's right neighbour.
+// next, of a 4:2:0 / 4:2:2 chroma plane kCdefPitch / 2. The leaves may read
+// (never use) the rest of each staged row, up to its pitch: a staging buffer
+// holds whole rows, initialised.
 constexpr int kCdefChunk = 64;
 constexpr int kCdefPitch = 8 * kCdefChunk + 64;
 
@@ -87,7 +88,7 @@ using CdefDirFn = void (*)(const uint16_t* rows, int n, uint8_t* dir, int* var);
 // cdef_filter_block_ref does, block j with strengths pri[j] and sec and
 // direction dir[j]; a block with pri[j] = sec = 0 is copied.
 struct CdefBlocks {
-  const uint16_t* src[2];  // staged, plane 0 (U) and 1 (V): block 0, row 0
+  const uint16_t* src[2];  // staged: block 0, row 0 (of a pair: U, V)
   int pitch;               // of the staged rows
   uint8_t* dst[2];         // block 0's first sample
   ptrdiff_t stride[2];
