@@ -1,0 +1,54 @@
+// CDEF in the harness's table: every strength of luma and chroma with every
+// damping.
+#include <string>
+#include <vector>
+
+#include "cases.h"
+#include "daedalus/frame_jobs.h"
+#include "test_util.h"
+
+namespace daedalus::harness {
+namespace {
+
+Setting cdef(const CdefParams& p) {
+  return {cdef_job(p), "pri " + std::to_string(p.pri_strength) + " sec " +
+                           std::to_string(p.sec_strength) + " uv " +
+                           std::to_string(p.uv_pri_strength) + "/" +
+                           std::to_string(p.uv_sec_strength) + " damping " +
+                           std::to_string(p.damping)};
+}
+
+// For each damping the 80 luma (pri, sec) pairs, each with a chroma pair
+// from a permutation of them (27 is prime to 80).
+std::vector<Setting> every_strength_and_damping(std::mt19937&) {
+  std::vector<Setting> all;
+  for (int damping = 3; damping <= 6; damping++)
+    for (int i = 0; i < 80; i++) {
+      const int j = (i * 27 + 5) % 80;
+      all.push_back(cdef({i / 5, i % 5, j / 5, j % 5, damping}));
+    }
+  return all;
+}
+
+}  // namespace
+
+std::vector<Case> cdef_cases() {
+  return {{
+      .name = "Cdef",
+      .kernel = Kernel::Cdef,
+      .random =
+          [](std::mt19937& gen) { return cdef(test::random_cdef_params(gen)); },
+      .every_value = every_strength_and_damping,
+      // Everything at its largest and the weakest shifts, sec 3 (taken as
+      // 4), primary or secondary only, luma or chroma only.
+      .extremes = {cdef({15, 4, 15, 4, 6}), cdef({15, 4, 15, 4, 3}),
+                   cdef({1, 1, 1, 1, 6}), cdef({4, 1, 4, 1, 3}),
+                   cdef({15, 0, 0, 4, 6}), cdef({0, 4, 15, 0, 5}),
+                   cdef({7, 3, 9, 2, 4}), cdef({15, 3, 15, 3, 3}),
+                   cdef({14, 2, 2, 4, 4})},
+      .typical = ordinary_contents()[2],  // near a level: the thresholds
+      .min_changed = 0.5,
+  }};
+}
+
+}  // namespace daedalus::harness
