@@ -46,6 +46,8 @@ struct Case {
   std::function<std::vector<Setting>(std::mt19937&)> every_value;
   // Settings that drive the kernel hardest, for the adversarial contents.
   std::vector<Setting> extremes;
+  // Adversarial contents of the kernel's own, besides the shared ones.
+  std::vector<Content> adversarial = {};
   // The content the kernel engages on (e.g. blocks for deblocking), used
   // for half of the frames of the size and value passes.
   Content typical;
@@ -87,8 +89,9 @@ struct Passes {
   bool every_value = true;  // every value of every setting
   bool adversarial = true;  // the adversarial contents
   bool guard_pages = true;  // rows against inaccessible pages
-  bool full_hd = false;     // frames that split into many bands
-  int runs_per_frame = 1;   // repeats (ThreadSanitizer: races are luck)
+  // Formats of frames that split into many bands (full HD).
+  std::vector<PixelFormat> full_hd = {};
+  int runs_per_frame = 1;  // repeats (ThreadSanitizer: races are luck)
 };
 
 // Runs `c` on every subject, failing the current test at the first frame

@@ -62,7 +62,7 @@ class ThreadsGroup : public ::testing::Test {
     // bands that share bytes.
     const std::vector<int> counts = test::kThreadSanitizer
                                         ? std::vector<int>{2, 3, 4}
-                                        : std::vector<int>{2, 3, 8};
+                                        : std::vector<int>{2, 3, 4, 8};
     std::vector<std::unique_ptr<Backend>> backends;
     std::vector<Subject> subjects;
     for (int threads : counts) {
@@ -75,7 +75,9 @@ class ThreadsGroup : public ::testing::Test {
     run_case(case_, subjects,
              {.every_value = false,
               .adversarial = false,
-              .full_hd = true,
+              // A planar and a semi-planar format of each depth.
+              .full_hd = {PixelFormat::I420, PixelFormat::NV12,
+                          PixelFormat::I420_10LE, PixelFormat::P010_10LE},
               .runs_per_frame = test::kThreadSanitizer ? 4 : 1});
   }
 
@@ -103,7 +105,10 @@ class GpuGroup : public test::GpuTest {
          }}};
     // Each size on a few formats in turn (a dispatch costs more than a
     // frame on the CPU).
-    run_case(case_, subjects, {.formats_per_size = 3, .full_hd = true});
+    // A format of each depth at full HD, semi-planar at 10 bits.
+    run_case(case_, subjects,
+             {.formats_per_size = 3,
+              .full_hd = {PixelFormat::I420, PixelFormat::P010_10LE}});
   }
 
  private:
