@@ -108,14 +108,12 @@ DeblockParams draw_dct(std::mt19937& gen) {
 
 DeblockParams h264(int qp, int alpha, int beta, int bs, int block,
                    int chroma_qp = 0) {
-  DeblockParams p;
-  p.qp = qp;
-  p.alpha_offset = alpha;
-  p.beta_offset = beta;
-  p.bs = bs;
-  p.block_size = block;
-  p.chroma_qp_offset = chroma_qp;
-  return p;
+  return {.qp = qp,
+          .alpha_offset = alpha,
+          .beta_offset = beta,
+          .chroma_qp_offset = chroma_qp,
+          .bs = bs,
+          .block_size = block};
 }
 
 DeblockParams dct(int qp, int shifts, int chroma_qp = 0) {
