@@ -271,10 +271,15 @@ bool run_passes(const Case& c, Runner& runner, const Passes& passes,
       return false;
   }
 
+  // Planar and semi-planar (both orders), and each 10-bit subsampling;
+  // planes without columns, single samples, no whole block, rows of many.
   if (passes.guard_pages)
-    for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21,
-                               PixelFormat::I420_10LE, PixelFormat::P010_10LE})
-      for (auto [w, h] : {std::pair{1, 1}, {6, 3}, {9, 7}, {40, 24}, {133, 17}})
+    for (PixelFormat format :
+         {PixelFormat::I420, PixelFormat::NV12, PixelFormat::NV21,
+          PixelFormat::I420_10LE, PixelFormat::I422_10LE,
+          PixelFormat::Y444_10LE, PixelFormat::P010_10LE})
+      for (auto [w, h] :
+           {std::pair{0, 3}, {1, 1}, {6, 3}, {9, 7}, {40, 24}, {133, 17}})
         for (test::GuardSide side :
              {test::GuardSide::Before, test::GuardSide::After}) {
           const Setting setting = c.random(gen);
