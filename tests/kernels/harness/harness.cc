@@ -32,8 +32,8 @@ Content values(std::string name,
           }};
 }
 
-// Settings that only pass when the kernel agrees with the reference: a
-// frame of the pass, its content and settings.
+// One frame of a pass: its format, size, row paddings (source and
+// output), content and settings.
 struct Trial {
   const char* pass;
   PixelFormat format;
