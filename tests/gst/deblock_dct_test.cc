@@ -41,8 +41,7 @@ const ElementSpec kSpec = {
 // frame through backend=cpu and backend=gpu gives the same bytes, padding
 // included.
 GST_START_TEST(test_gpu_gives_the_cpu_bytes) {
-  if (!create_backend(BackendKind::Gpu, nullptr) ||
-      !create_backend(BackendKind::Cpu, nullptr))
+  if (!create_backend(BackendKind::Gpu) || !create_backend(BackendKind::Cpu))
     return;
   ValidationWatch watch;
   const char* format = kFormats[__i__];

@@ -21,7 +21,7 @@ constexpr int kNumOddSizes = G_N_ELEMENTS(kOddSizes);
 
 // The expected backend under backend=auto: cpu when this build has it.
 std::string auto_backend_name() {
-  auto cpu = create_backend(BackendKind::Cpu, nullptr);
+  auto cpu = create_backend(BackendKind::Cpu);
   return cpu ? "cpu" : "scalar";
 }
 
@@ -192,8 +192,8 @@ GST_END_TEST
 GST_START_TEST(test_explicit_backend) {
   const BackendKind kind = kAllBackendKinds[__i__];
   const std::string name(backend_name(kind));
-  std::string why_not;
-  const bool available = create_backend(kind, &why_not) != nullptr;
+  const Result<std::unique_ptr<Backend>> backend = create_backend(kind);
+  const bool available = backend.is_ok();
 
   const std::string props = std::string(spec->params) + " backend=" + name;
   GstHarness* h = new_harness(spec->factory, props.c_str());
@@ -209,7 +209,7 @@ GST_START_TEST(test_explicit_backend) {
     gst_element_set_bus(h->element, nullptr);
     gst_object_unref(bus);
   } else {
-    expect_refused(h, info, {"\"" + name + "\"", why_not});
+    expect_refused(h, info, {"\"" + name + "\"", backend.status().message()});
   }
   gst_harness_teardown(h);
 }

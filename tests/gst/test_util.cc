@@ -230,9 +230,11 @@ Reference mc_with(const McParams& params) {
 
 GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
                            const Reference& reference, bool in_place) {
-  std::string why_not;
-  auto backend = create_backend(BackendKind::Scalar, &why_not);
-  fail_unless(backend != nullptr, "no scalar backend: %s", why_not.c_str());
+  Result<std::unique_ptr<Backend>> created =
+      create_backend(BackendKind::Scalar);
+  fail_unless(created.is_ok(), "no scalar backend: %s",
+              created.status().message().c_str());
+  Backend* backend = created.value().get();
 
   GstVideoFrame src, dst;
   Status status;

@@ -20,11 +20,14 @@ const int8_t kCdefDirections[8][2][2] = {
 // the luma directions change).
 const uint8_t kCdefDir422[8] = {7, 0, 2, 4, 5, 6, 6, 6};
 
-bool cdef_params_valid(const CdefParams& p) {
-  auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
-  return in(p.pri_strength, 0, 15) && in(p.sec_strength, 0, 4) &&
-         in(p.uv_pri_strength, 0, 15) && in(p.uv_sec_strength, 0, 4) &&
-         in(p.damping, 3, 6);
+Status cdef_params_valid(const CdefParams& p) {
+  return check_ranges("CDEF", {
+                                  {"pri_strength", p.pri_strength, 0, 15},
+                                  {"sec_strength", p.sec_strength, 0, 4},
+                                  {"uv_pri_strength", p.uv_pri_strength, 0, 15},
+                                  {"uv_sec_strength", p.uv_sec_strength, 0, 4},
+                                  {"damping", p.damping, 3, 6},
+                              });
 }
 
 bool cdef_is_noop(const CdefParams& p) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "daedalus/frame.h"
+#include "daedalus/status.h"
 
 namespace daedalus {
 
@@ -20,7 +21,9 @@ struct CdefParams {
   int damping = 5;
 };
 
-bool cdef_params_valid(const CdefParams& params);
+// Ok when every field is in its range (above); else an error naming the
+// first that is not and its range ("CDEF: damping 7 out of range 3..6").
+Status cdef_params_valid(const CdefParams& params);
 
 // True when all strengths are 0: the output equals the input.
 bool cdef_is_noop(const CdefParams& params);

@@ -49,7 +49,7 @@ Status run_kernel(Backend& backend, Kernel kernel, Image& frame,
 TEST(BitDepth, BackendsDoWhatTheCapabilityTableSays) {
   std::mt19937 gen = test::rng(402);
   for (BackendKind kind : kAllBackendKinds) {
-    std::unique_ptr<Backend> backend = create_backend(kind, nullptr);
+    std::unique_ptr<Backend> backend = create_backend(kind).value_or(nullptr);
     if (!backend) continue;  // no gpu here
     for (Kernel kernel : kAllKernels) {
       SCOPED_TRACE(std::string(backend_name(kind)) + " " +

@@ -38,10 +38,10 @@ class Hybrid : public test::GpuTest {
     test::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     // Three threads: the CPU's part is itself split, even on two cores.
-    std::unique_ptr<HybridBackend> b;
-    const Status s = create_hybrid_backend({.threads = 3}, &b);
-    ASSERT_TRUE(s) << s.message();
-    hybrid = std::move(b);
+    Result<std::unique_ptr<HybridBackend>> b =
+        create_hybrid_backend({.threads = 3});
+    ASSERT_TRUE(b) << b.status().message();
+    hybrid = std::move(b).value();
   }
 
   void TearDown() override {
@@ -73,10 +73,10 @@ class Hybrid : public test::GpuTest {
 // ---------------------------------------------------------------- creation
 
 TEST_F(Hybrid, CreatedByKindWithTheOptions) {
-  std::string why;
-  std::unique_ptr<Backend> b = create_backend(
-      BackendKind::Hybrid, &why, {.threads = 2, .gpu_share = 0.25});
-  ASSERT_NE(b, nullptr) << why;
+  Result<std::unique_ptr<Backend>> created =
+      create_backend(BackendKind::Hybrid, {.threads = 2, .gpu_share = 0.25});
+  ASSERT_TRUE(created) << created.status().message();
+  const std::unique_ptr<Backend>& b = created.value();
   EXPECT_EQ(b->kind(), BackendKind::Hybrid);
   EXPECT_EQ(backend_name(BackendKind::Hybrid), "hybrid");
   auto* h = static_cast<HybridBackend*>(b.get());
@@ -95,9 +95,10 @@ TEST_F(Hybrid, ShareIsClamped) {
   EXPECT_EQ(hybrid->gpu_share(), 0.0);
   hybrid->set_gpu_share(0.625);
   EXPECT_EQ(hybrid->gpu_share(), 0.625);
-  std::unique_ptr<HybridBackend> b;
-  ASSERT_TRUE(create_hybrid_backend({.gpu_share = 3}, &b));
-  EXPECT_EQ(b->gpu_share(), 1.0);
+  Result<std::unique_ptr<HybridBackend>> b =
+      create_hybrid_backend({.gpu_share = 3});
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b.value()->gpu_share(), 1.0);
 }
 
 // Parameters and geometry are checked whatever the share.
@@ -221,7 +222,8 @@ class GpuBands : public test::GpuTest {
   void SetUp() override {
     test::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    ASSERT_TRUE(create_gpu_backend(GpuOptions::from_env(), &backend));
+    backend = create_gpu_backend(GpuOptions::from_env()).value_or(nullptr);
+    ASSERT_TRUE(backend);
     bands = dynamic_cast<GpuBandBackend*>(backend.get());
     ASSERT_NE(bands, nullptr);
   }

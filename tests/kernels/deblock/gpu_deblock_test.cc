@@ -216,7 +216,8 @@ TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
         std::unique_ptr<GpuBuffer> buffer;
         uint8_t* base = bytes.data();
         if (in_gpu_memory) {
-          ASSERT_TRUE(gpu->allocate_buffer(size, &buffer));
+          buffer = gpu->allocate_buffer(size).value_or(nullptr);
+          ASSERT_TRUE(buffer);
           base = buffer->data();
           std::memcpy(base, bytes.data(), size);
         }

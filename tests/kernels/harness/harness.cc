@@ -385,11 +385,13 @@ const std::vector<Content>& adversarial_contents() {
 
 std::unique_ptr<Backend> make_backend(BackendKind kind,
                                       const BackendOptions& options) {
-  std::string why_not;
-  std::unique_ptr<Backend> backend = create_backend(kind, &why_not, options);
-  if (!backend)
-    ADD_FAILURE() << "no " << backend_name(kind) << " backend: " << why_not;
-  return backend;
+  Result<std::unique_ptr<Backend>> backend = create_backend(kind, options);
+  if (!backend) {
+    ADD_FAILURE() << "no " << backend_name(kind)
+                  << " backend: " << backend.status().message();
+    return nullptr;
+  }
+  return std::move(backend).value();
 }
 
 void run_case(const Case& c, const std::vector<Subject>& subjects,

@@ -21,19 +21,19 @@ class FaultyBackend : public Backend {
 
   BackendKind kind() const override { return BackendKind::Cpu; }
 
-  Status deblock(const Frame& frame, const DeblockParams& params) override {
+  Status do_deblock(const Frame& frame, const DeblockParams& params) override {
     const Status s = inner_->deblock(frame, params);
     damage(frame, frame);
     return s;
   }
-  Status cdef(const Frame& dst, const ConstFrame& src,
-              const CdefParams& params) override {
+  Status do_cdef(const Frame& dst, const ConstFrame& src,
+                 const CdefParams& params) override {
     const Status s = inner_->cdef(dst, src, params);
     damage(dst, src);
     return s;
   }
-  Status mc(const Frame& dst, const ConstFrame& src,
-            const McParams& params) override {
+  Status do_mc(const Frame& dst, const ConstFrame& src,
+               const McParams& params) override {
     const Status s = inner_->mc(dst, src, params);
     damage(dst, src);
     return s;
