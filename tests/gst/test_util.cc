@@ -425,6 +425,15 @@ GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in) {
   return out;
 }
 
+GstBuffer* push_random_frame(GstHarness* h, const GstVideoInfo& info,
+                             uint32_t salt, GstBuffer** in) {
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(salt);
+  *in = random_buffer(info, gen);
+  gst_buffer_ref(*in);
+  return push_and_pull(h, *in);
+}
+
 ValidationWatch::ValidationWatch() {
   std::fflush(stderr);
   saved_ = dup(STDERR_FILENO);
