@@ -88,8 +88,6 @@ Strength make_strength(int pri, int sec, int damping, int cs) {
           (w0 & 3) | 2};
 }
 
-int effective_sec(int sec) { return sec == 3 ? 4 : sec; }
-
 // ------------------------------------------------------------------ staging
 
 // The values of the 16-bit samples [xa, xb) of row y.

@@ -1,5 +1,5 @@
 // The shared bit-exactness harness, in the spirit of dav1d's checkasm: a
-// table of kernel cases (harness_cases.h), each drawn over the same random
+// table of kernel cases (cases.h), each drawn over the same random
 // and adversarial contents, sizes from 1x1 up, odd strides, guard bands and
 // guard pages, with the run's seed printed ($DAEDALUS_TEST_SEED replays
 // it), and every implementation under test compared bit for bit with the
@@ -56,7 +56,7 @@ struct Case {
   double min_changed = 0.5;
 };
 
-// Every case of every family (harness_cases.cc).
+// Every case of every family (cases.cc, from each <family>_cases.cc).
 const std::vector<Case>& all_cases();
 
 // The shared contents: random, flat, near a level (thresholds), blocky, a
