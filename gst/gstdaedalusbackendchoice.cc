@@ -124,7 +124,7 @@ figures_text (const std::vector<daedalus::BackendFigure> &figures)
 }
 
 /* The gpu backend, if auto (or hybrid, when @hybrid) may try it;
-   * otherwise why not. */
+ * otherwise why not. */
 daedalus::Result<std::unique_ptr<daedalus::Backend>>
 auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid,
     std::string *identity)
@@ -145,7 +145,7 @@ auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid,
   const daedalus::GpuDeviceInfo &info =
       static_cast<daedalus::GpuBackend &> (*gpu.value ()).device_info ();
   /* A software renderer runs on the cores the cpu backend has: only worth
-     * a trial when the user points at it. */
+   * a trial when the user points at it. */
   if (!hybrid && info.type == "software" &&
       !g_getenv ("DAEDALUS_VULKAN_DEVICE")) {
     return daedalus::Status::error ("the Vulkan device, " + info.name +

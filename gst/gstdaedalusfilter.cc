@@ -150,21 +150,21 @@ struct FilterState
   /* What the backend was chosen for: a change means choosing again. */
   std::string chosen_for;
   /* A gpu or hybrid backend auto chose failed (daedalus::FallbackBackend
-     * moved to the cpu): auto keeps to the CPU for the element's life. */
+   * moved to the cpu): auto keeps to the CPU for the element's life. */
   bool gpu_failed = false;
   bool warned_no_gpu = false;
   /* On the gpu backend: the same backend, and the allocator of the buffer
-     * pools (which share the backend: their buffers may outlive it here). */
+   * pools (which share the backend: their buffers may outlive it here). */
   std::shared_ptr<daedalus::GpuBackend> gpu;
   GstAllocator *allocator = nullptr;
   /* Where its frames run, which auto weighs for the other elements. */
   daedalus::Placement placement;
   /* A failure posted already (the setting, or the settings' kernel at a
-     * bit depth): every later caps event fails the same way, and one error
-     * message says it. */
+   * bit depth): every later caps event fails the same way, and one error
+   * message says it. */
   std::optional<std::string> refused;
   /* Auto strength: the stream's damage estimate (streaming thread), and
-     * a reset asked for from elsewhere (object lock). */
+   * a reset asked for from elsewhere (object lock). */
   GstDaedalusDamageTracker damage;
   bool damage_reset_requested = false;
 

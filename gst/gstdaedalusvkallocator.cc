@@ -23,7 +23,7 @@ struct GstDaedalusVkMemory
   GstMemory mem;
 
   /* Owned by the memory that allocated it; null in a shared sub-memory,
-     * whose parent owns it. */
+   * whose parent owns it. */
   daedalus::GpuBuffer *buffer;
   guint8 *data; /* aligned; mem.offset counts from here */
 };
