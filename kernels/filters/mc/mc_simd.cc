@@ -21,7 +21,15 @@
 #include <vector>
 
 #include "daedalus/mc.h"
+#include "filters/mc/mc_dot.h"
 #include "filters/simd_init.h"
+
+#if HWY_ARCH_X86
+#include <cpuid.h>
+#elif HWY_ARCH_ARM_A64
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/mc/mc_simd.cc"
@@ -477,6 +485,19 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 
 #include "filters/mc/mc_words_simd-inl.h"
 
+// The dot-product islands (four taps an instruction), where the target has
+// one: MC_DOT_ISLAND says whether this target's McRowsBytesDot uses it.
+#undef MC_DOT_ISLAND
+#if HWY_TARGET == HWY_AVX3
+#define MC_DOT_ISLAND 1
+#include "filters/mc/mc_dot_avx512-inl.h"
+#elif HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+#define MC_DOT_ISLAND 1
+#include "filters/mc/mc_dot_neon-inl.h"
+#else
+#define MC_DOT_ISLAND 0
+#endif
+
 // The 10-bit window's values, in place.
 template <typename Out>
 void Widen(const Window<uint16_t>& e, size_t groups, Out out) {
@@ -507,9 +528,10 @@ class Scratch {
     slots_ = first + 2 * row_bytes_;
   }
 
-  // Slot c & 7 of the 8 rows the vertical pass reads.
-  Mid<S>* slot(int c) {
-    return reinterpret_cast<Mid<S>*>(slots_ + row_bytes_ * (c & 7));
+  // Slot c & 7 of the 8 rows the vertical pass reads, of Row values.
+  template <class Row = Mid<S>>
+  Row* slot(int c) {
+    return reinterpret_cast<Row*>(slots_ + row_bytes_ * (c & 7));
   }
 
   size_t groups;
@@ -571,9 +593,38 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 }
 #endif
 
+// Output rows [y_begin, y_end) of a vertical pass of `taps` taps from row
+// y + iy + top on: source rows filled into the slots of s by fill(c, row),
+// once each while they stay in the window, and output row y written by
+// write(y, rows), rows[k] the slot of the window's row k. Within a window
+// the clamped row numbers are consecutive, so c & 7 names a slot no other
+// row of the window uses.
+template <class Row, class S, class Fill, class Write>
+void CachedRows(Scratch<S>& s, int h, int iy, int taps, int top, int y_begin,
+                int y_end, const Fill& fill, const Write& write) {
+  int tags[8];
+  std::fill(tags, tags + 8, INT_MIN);
+  const Row* rows[8];
+  for (int y = y_begin; y < y_end; y++) {
+    for (int k = 0; k < taps; k++) {
+      const int c = std::clamp(y + iy + top + k, 0, h - 1);
+      Row* slot = s.template slot<Row>(c);
+      if (tags[c & 7] != c) {
+        tags[c & 7] = c;
+        fill(c, slot);
+      }
+      rows[k] = slot;
+    }
+    write(y, rows);
+  }
+}
+
+// `dot`: the 8-bit 8-tap passes through the target's dot-product island
+// (MC_DOT_ISLAND), which the caller has found the CPU to have.
 template <class S>
 void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
-            McFilter filter, int y_begin, int y_end) {
+            McFilter filter, int y_begin, int y_end,
+            [[maybe_unused]] bool dot = false) {
   // A plane without columns has nothing to write, nor an edge sample to
   // extend: Extend would read outside the row.
   if (y_begin >= y_end || src.width == 0) return;
@@ -600,6 +651,11 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     } else if (bilinear) {
       LerpHorizontal(e, sh.fx, g0, count, out);
     } else {
+#if MC_DOT_ISLAND
+      if constexpr (std::is_same_v<decltype(out), uint8_t*>) {
+        if (dot) return Horizontal8Dot(e, taps_x, g0, count, out);
+      }
+#endif
 #if HWY_TARGET <= HWY_SSSE3
       Horizontal8Pairs(e, taps_x, g0, count, out);
 #else
@@ -637,6 +693,27 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     return;
   }
 
+#if MC_DOT_ISLAND
+  if constexpr (kBytes) {
+    if (dot && !bilinear) {
+      // Byte rows in sample order, the source's own where fx is 0.
+      const auto fill = [&](int c, uint8_t* row) {
+        if (sh.fx == 0) return Extend(src, c, sh.ix, w, row);
+        const Window<S> e(src, c, sh.ix, G, s.groups, inside, s.ext);
+        Horizontal8Dot(e, taps_x, 0, s.groups, row);
+      };
+      CachedRows<uint8_t>(s, h, sh.iy, 8, -3, y_begin, y_end, fill,
+                          [&](int y, const uint8_t* const* rows) {
+                            WriteRow(
+                                dst, y, G, s.tmp,
+                                [&](size_t g0, size_t count, uint8_t* out) {
+                                  Vertical8Dot(rows, taps_y, g0, count, out);
+                                });
+                          });
+      return;
+    }
+  }
+#endif
 #if HWY_TARGET <= HWY_SSSE3
   if constexpr (kBytes) {
     if (!bilinear) {
@@ -645,23 +722,9 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     }
   }
 #endif
-  // Vertical filtering over rows clamp(y + iy + top + k), k < taps. Within
-  // a window the clamped row numbers are consecutive, so c & 7 names a slot
-  // no other row of the window uses.
+  // Vertical filtering over rows clamp(y + iy + top + k), k < taps.
   const int taps = bilinear ? 2 : 8, top = bilinear ? 0 : -3;
-  int tags[8];
-  std::fill(tags, tags + 8, INT_MIN);
-  const Mid<S>* rows[8];
-  for (int y = y_begin; y < y_end; y++) {
-    for (int k = 0; k < taps; k++) {
-      const int c = clamp_row(y + sh.iy + top + k);
-      Mid<S>* slot = s.slot(c);
-      if (tags[c & 7] != c) {
-        tags[c & 7] = c;
-        source_row(c, slot);
-      }
-      rows[k] = slot;
-    }
+  const auto write = [&](int y, const Mid<S>* const* rows) {
     WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, S* out) {
       if constexpr (!kBytes) {
         if (bilinear)
@@ -676,13 +739,25 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
         Vertical8<false>(rows, taps_y, g0, count, out);
       }
     });
-  }
+  };
+  CachedRows<Mid<S>>(s, h, sh.iy, taps, top, y_begin, y_end, source_row, write);
 }
 
 void McRowsBytes(const Plane& dst, const ConstPlane& src,
                  const McPlaneShift& sh, McFilter filter, int y_begin,
                  int y_end) {
   McRows<uint8_t>(dst, src, sh, filter, y_begin, y_end);
+}
+
+// The same through the target's dot-product island (if it has one,
+// McHasDotIsland), installed only where the CPU has its instructions
+// (mc_cpu_has_dot_products).
+bool McHasDotIsland() { return MC_DOT_ISLAND; }
+
+void McRowsBytesDot(const Plane& dst, const ConstPlane& src,
+                    const McPlaneShift& sh, McFilter filter, int y_begin,
+                    int y_end) {
+  McRows<uint8_t>(dst, src, sh, filter, y_begin, y_end, MC_DOT_ISLAND);
 }
 
 void McRowsWords(const Plane& dst, const ConstPlane& src,
@@ -700,12 +775,34 @@ HWY_AFTER_NAMESPACE();
 namespace daedalus {
 
 HWY_EXPORT(McRowsBytes);
+HWY_EXPORT(McRowsBytesDot);
+HWY_EXPORT(McHasDotIsland);
 HWY_EXPORT(McRowsWords);
 
-void mc_dsp_init_simd(McDsp* dsp) {
-  dsp->rows = simd_dispatch(HWY_DISPATCH_TABLE(McRowsBytes));
+bool mc_cpu_has_dot_products() {
+#if HWY_ARCH_X86
+  // CPUID leaf 7: ECX bit 1 AVX512_VBMI, bit 11 AVX512_VNNI (the AVX3
+  // target itself has checked AVX-512 F/BW/DQ/VL and the OS's ZMM state).
+  unsigned a, b, c, d;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  return (c & (1u << 1)) && (c & (1u << 11));
+#elif HWY_ARCH_ARM_A64
+  return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+#else
+  return false;
+#endif
+}
+
+void mc_dsp_init_simd(McDsp* dsp, bool dot_products) {
+  const bool island = dot_products &&
+                      simd_dispatch(HWY_DISPATCH_TABLE(McHasDotIsland))() &&
+                      mc_cpu_has_dot_products();
+  dsp->rows = simd_dispatch(island ? HWY_DISPATCH_TABLE(McRowsBytesDot)
+                                   : HWY_DISPATCH_TABLE(McRowsBytes));
   dsp->rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(McRowsWords));
 }
+
+void mc_dsp_init_simd(McDsp* dsp) { mc_dsp_init_simd(dsp, true); }
 
 }  // namespace daedalus
 #endif

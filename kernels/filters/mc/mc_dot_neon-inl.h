@@ -1,0 +1,114 @@
+// The aarch64 dot-product island of mc's 8-bit 8-tap passes, for
+// mc_simd.cc, which includes it inside its NEON target's namespace after
+// Window (hence no include guard and no includes of its own). Highway 1.0.3
+// has no such ops: these functions are compiled for NEON plus the Armv8.2
+// dot-product instructions and run only where mc_cpu_has_dot_products()
+// finds HWCAP_ASIMDDP (the Raspberry Pi 5's Cortex-A76 has them).
+//
+// sdot multiplies 4 signed bytes by 4 signed bytes and adds the 4 products
+// to a 32-bit lane: two of them give an output's 8 taps. Samples are
+// unsigned, so they enter as s = u - 128 (an exclusive or of the top bit),
+// and the bias adds back 128 * (the sum of the taps), which makes each sum
+// exact. tbl builds each lane's 4 samples from one 16-byte load.
+
+#define DAEDALUS_MC_DOT_ATTR __attribute__((target(HWY_TARGET_STR "+dotprod")))
+
+// Taps 4h .. 4h + 3 of a phase, as signed bytes in every 32-bit lane.
+DAEDALUS_MC_DOT_ATTR inline int8x16_t DotTaps(const int16_t* taps, int h) {
+  uint32_t quad = 0;
+  for (int b = 0; b < 4; b++)
+    quad |= static_cast<uint32_t>(taps[4 * h + b] & 255) << (8 * b);
+  return vreinterpretq_s8_u32(vdupq_n_u32(quad));
+}
+
+// 64 (the rounding) + 128 * the sum of the taps, which the sample offset
+// took from the dot products.
+DAEDALUS_MC_DOT_ATTR inline int32x4_t DotBias(const int16_t* taps) {
+  int sum = 0;
+  for (int k = 0; k < 8; k++) sum += taps[k];
+  return vdupq_n_s32(64 + 128 * sum);
+}
+
+// The tbl indices of a window: lane j gathers bytes off + j .. off + j + 3.
+DAEDALUS_MC_DOT_ATTR inline uint8x16_t WindowIndex(int off) {
+  uint8_t idx[16];
+  for (int j = 0; j < 4; j++)
+    for (int b = 0; b < 4; b++)
+      idx[4 * j + b] = static_cast<uint8_t>(off + j + b);
+  return vld1q_u8(idx);
+}
+
+// The samples at p as signed bytes (u - 128).
+DAEDALUS_MC_DOT_ATTR inline int8x16_t Centred(const uint8_t* p) {
+  return vreinterpretq_s8_u8(veorq_u8(vld1q_u8(p), vdupq_n_u8(128)));
+}
+
+// clip255(acc >> 7) of two accumulators of 4 lanes, as 8 halves.
+DAEDALUS_MC_DOT_ATTR inline uint16x8_t Narrow(int32x4_t a, int32x4_t b) {
+  return vqshrun_high_n_s32(vqshrun_n_s32(a, 7), b, 7);
+}
+
+// Groups [g0, g0 + count) of 16 outputs of the 8-tap horizontal pass,
+// output x from e[x .. x + 7], clipped to bytes in order at out. Outputs
+// 8h .. 8h + 7 of a group come from the 16 bytes at 8h: accumulator a holds
+// the first 4, reading windows w0 (taps 0-3) and w4 (taps 4-7), b the next
+// 4, reading w4 and w8. A group reads e[16g .. 16g + 23].
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
+    const Window<uint8_t> e, const int16_t* taps, size_t g0, size_t count,
+    uint8_t* HWY_RESTRICT out) {
+  const int8x16_t t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
+  const int32x4_t bias = DotBias(taps);
+  const uint8x16_t i0 = WindowIndex(0), i4 = WindowIndex(4);
+  const uint8x16_t i8 = WindowIndex(8);
+  const auto half = [&](const uint8_t* p) {
+    const int8x16_t v = Centred(p);
+    const int8x16_t w0 = vqtbl1q_s8(v, i0), w4 = vqtbl1q_s8(v, i4);
+    const int8x16_t w8 = vqtbl1q_s8(v, i8);
+    return Narrow(vdotq_s32(vdotq_s32(bias, w0, t0), w4, t1),
+                  vdotq_s32(vdotq_s32(bias, w4, t0), w8, t1));
+  };
+  for (size_t i = 0; i < count; i++) {
+    const uint8_t* p = e.group(g0 + i);
+    vst1q_u8(out + 16 * i, vqmovn_high_u16(vqmovn_u16(half(p)), half(p + 8)));
+  }
+}
+
+// Rows 0 .. 3 of 16 columns, centred, as 4 vectors of 32-bit lanes: lane j
+// of vector k holds column 4k + j of the 4 rows in its bytes.
+struct Quads {
+  int8x16_t q[4];
+};
+
+DAEDALUS_MC_DOT_ATTR inline Quads QuadsOf(int8x16_t r0, int8x16_t r1,
+                                          int8x16_t r2, int8x16_t r3) {
+  const int16x8_t lo01 = vreinterpretq_s16_s8(vzip1q_s8(r0, r1));
+  const int16x8_t hi01 = vreinterpretq_s16_s8(vzip2q_s8(r0, r1));
+  const int16x8_t lo23 = vreinterpretq_s16_s8(vzip1q_s8(r2, r3));
+  const int16x8_t hi23 = vreinterpretq_s16_s8(vzip2q_s8(r2, r3));
+  return {{vreinterpretq_s8_s16(vzip1q_s16(lo01, lo23)),
+           vreinterpretq_s8_s16(vzip2q_s16(lo01, lo23)),
+           vreinterpretq_s8_s16(vzip1q_s16(hi01, hi23)),
+           vreinterpretq_s8_s16(vzip2q_s16(hi01, hi23))}};
+}
+
+// Groups [g0, g0 + count) of 16 outputs of the 8-tap vertical pass over the
+// byte rows r[0..7].
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Vertical8Dot(
+    const uint8_t* const* r, const int16_t* taps, size_t g0, size_t count,
+    uint8_t* HWY_RESTRICT out) {
+  const int8x16_t t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
+  const int32x4_t bias = DotBias(taps);
+  const size_t x0 = 16 * g0;
+  const auto row = [&](int k, size_t x) { return Centred(r[k] + x0 + x); };
+  for (size_t x = 0; x < 16 * count; x += 16) {
+    const Quads top = QuadsOf(row(0, x), row(1, x), row(2, x), row(3, x));
+    const Quads bottom = QuadsOf(row(4, x), row(5, x), row(6, x), row(7, x));
+    int32x4_t acc[4];
+    for (int k = 0; k < 4; k++)
+      acc[k] = vdotq_s32(vdotq_s32(bias, top.q[k], t0), bottom.q[k], t1);
+    vst1q_u8(out + x, vqmovn_high_u16(vqmovn_u16(Narrow(acc[0], acc[1])),
+                                      Narrow(acc[2], acc[3])));
+  }
+}
+
+#undef DAEDALUS_MC_DOT_ATTR
