@@ -11,7 +11,7 @@
 // and the bias adds back 128 * (the sum of the taps), which makes each sum
 // exact. tbl builds each lane's 4 samples from one 16-byte load.
 
-#define DAEDALUS_MC_DOT_ATTR __attribute__((target(HWY_TARGET_STR "+dotprod")))
+#define DAEDALUS_MC_DOT_ATTR __attribute__((target("arch=armv8.2-a+dotprod")))
 
 // Taps 4h .. 4h + 3 of a phase, as signed bytes in every 32-bit lane.
 DAEDALUS_MC_DOT_ATTR inline int8x16_t DotTaps(const int16_t* taps, int h) {
@@ -48,28 +48,39 @@ DAEDALUS_MC_DOT_ATTR inline uint16x8_t Narrow(int32x4_t a, int32x4_t b) {
   return vqshrun_high_n_s32(vqshrun_n_s32(a, 7), b, 7);
 }
 
+// What the horizontal pass holds in registers.
+struct DotHorizontal {
+  int8x16_t t0, t1;
+  int32x4_t bias;
+  uint8x16_t i0, i4, i8;
+};
+
+// Outputs 0 .. 7 of the 8-tap horizontal pass from the 16 bytes at p:
+// accumulator a holds the first 4, reading windows w0 (taps 0-3) and w4
+// (taps 4-7), b the next 4, reading w4 and w8. (A free function: GCC 12
+// does not give an in-class member the target attribute's dot products.)
+DAEDALUS_MC_DOT_ATTR inline uint16x8_t HalfGroup(const DotHorizontal& h,
+                                                 const uint8_t* p) {
+  const int8x16_t v = Centred(p);
+  const int8x16_t w0 = vqtbl1q_s8(v, h.i0), w4 = vqtbl1q_s8(v, h.i4);
+  const int8x16_t w8 = vqtbl1q_s8(v, h.i8);
+  return Narrow(vdotq_s32(vdotq_s32(h.bias, w0, h.t0), w4, h.t1),
+                vdotq_s32(vdotq_s32(h.bias, w4, h.t0), w8, h.t1));
+}
+
 // Groups [g0, g0 + count) of 16 outputs of the 8-tap horizontal pass,
-// output x from e[x .. x + 7], clipped to bytes in order at out. Outputs
-// 8h .. 8h + 7 of a group come from the 16 bytes at 8h: accumulator a holds
-// the first 4, reading windows w0 (taps 0-3) and w4 (taps 4-7), b the next
-// 4, reading w4 and w8. A group reads e[16g .. 16g + 23].
+// output x from e[x .. x + 7], clipped to bytes in order at out: outputs
+// 8h .. 8h + 7 of a group from the 16 bytes at 8h. A group reads
+// e[16g .. 16g + 23].
 DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
     const Window<uint8_t> e, const int16_t* taps, size_t g0, size_t count,
     uint8_t* HWY_RESTRICT out) {
-  const int8x16_t t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
-  const int32x4_t bias = DotBias(taps);
-  const uint8x16_t i0 = WindowIndex(0), i4 = WindowIndex(4);
-  const uint8x16_t i8 = WindowIndex(8);
-  const auto half = [&](const uint8_t* p) {
-    const int8x16_t v = Centred(p);
-    const int8x16_t w0 = vqtbl1q_s8(v, i0), w4 = vqtbl1q_s8(v, i4);
-    const int8x16_t w8 = vqtbl1q_s8(v, i8);
-    return Narrow(vdotq_s32(vdotq_s32(bias, w0, t0), w4, t1),
-                  vdotq_s32(vdotq_s32(bias, w4, t0), w8, t1));
-  };
+  const DotHorizontal h = {DotTaps(taps, 0), DotTaps(taps, 1), DotBias(taps),
+                           WindowIndex(0),   WindowIndex(4),   WindowIndex(8)};
   for (size_t i = 0; i < count; i++) {
     const uint8_t* p = e.group(g0 + i);
-    vst1q_u8(out + 16 * i, vqmovn_high_u16(vqmovn_u16(half(p)), half(p + 8)));
+    vst1q_u8(out + 16 * i,
+             vqmovn_high_u16(vqmovn_u16(HalfGroup(h, p)), HalfGroup(h, p + 8)));
   }
 }
 
@@ -93,21 +104,23 @@ DAEDALUS_MC_DOT_ATTR inline Quads QuadsOf(int8x16_t r0, int8x16_t r1,
 
 // Groups [g0, g0 + count) of 16 outputs of the 8-tap vertical pass over the
 // byte rows r[0..7].
-DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Vertical8Dot(
-    const uint8_t* const* r, const int16_t* taps, size_t g0, size_t count,
-    uint8_t* HWY_RESTRICT out) {
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Vertical8Dot(const uint8_t* const* r,
+                                                    const int16_t* taps,
+                                                    size_t g0, size_t count,
+                                                    uint8_t* HWY_RESTRICT out) {
   const int8x16_t t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
   const int32x4_t bias = DotBias(taps);
   const size_t x0 = 16 * g0;
-  const auto row = [&](int k, size_t x) { return Centred(r[k] + x0 + x); };
-  for (size_t x = 0; x < 16 * count; x += 16) {
-    const Quads top = QuadsOf(row(0, x), row(1, x), row(2, x), row(3, x));
-    const Quads bottom = QuadsOf(row(4, x), row(5, x), row(6, x), row(7, x));
+  for (size_t x = x0; x < x0 + 16 * count; x += 16) {
+    const Quads top = QuadsOf(Centred(r[0] + x), Centred(r[1] + x),
+                              Centred(r[2] + x), Centred(r[3] + x));
+    const Quads bottom = QuadsOf(Centred(r[4] + x), Centred(r[5] + x),
+                                 Centred(r[6] + x), Centred(r[7] + x));
     int32x4_t acc[4];
     for (int k = 0; k < 4; k++)
       acc[k] = vdotq_s32(vdotq_s32(bias, top.q[k], t0), bottom.q[k], t1);
-    vst1q_u8(out + x, vqmovn_high_u16(vqmovn_u16(Narrow(acc[0], acc[1])),
-                                      Narrow(acc[2], acc[3])));
+    vst1q_u8(out + (x - x0), vqmovn_high_u16(vqmovn_u16(Narrow(acc[0], acc[1])),
+                                             Narrow(acc[2], acc[3])));
   }
 }
 

@@ -497,6 +497,9 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 #else
 #define MC_DOT_ISLAND 0
 #endif
+// MC_DOT_QUADS: the island's 2-D passes go through quad rows (QuadRows).
+#undef MC_DOT_QUADS
+#define MC_DOT_QUADS (HWY_TARGET == HWY_AVX3)
 
 // The 10-bit window's values, in place.
 template <typename Out>
@@ -513,14 +516,14 @@ using Mid = std::conditional_t<sizeof(S) == 1, int16_t, uint16_t>;
 
 // The scratch rows of one call, each on a 64-byte boundary: `groups` groups
 // of G samples cover the width; the extended row has room for the window's
-// tail besides.
+// tail besides. `spares` more rows after the slots.
 template <class S>
 class Scratch {
  public:
-  Scratch(int w, size_t G)
+  Scratch(int w, size_t G, int spares = 0)
       : groups(hwy::DivCeil(static_cast<size_t>(w), G)),
         row_bytes_(hwy::RoundUpTo(groups * G * 2 + kTail * sizeof(S), 64)),
-        mem_(64 + 10 * row_bytes_) {
+        mem_(64 + (10 + spares) * row_bytes_) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(mem_.data());
     uint8_t* first = mem_.data() + (hwy::RoundUpTo(base, 64) - base);
     ext = reinterpret_cast<S*>(first);
@@ -533,6 +536,9 @@ class Scratch {
   Row* slot(int c) {
     return reinterpret_cast<Row*>(slots_ + row_bytes_ * (c & 7));
   }
+
+  // The 8 slots and the spares as rows 0, 1, ... of bytes.
+  uint8_t* row(int i) { return slots_ + row_bytes_ * i; }
 
   size_t groups;
   S* ext;  // the extended parts of a source row
@@ -619,6 +625,52 @@ void CachedRows(Scratch<S>& s, int h, int iy, int taps, int top, int y_begin,
   }
 }
 
+#if MC_DOT_QUADS
+// The 8-tap vertical pass of output rows [y_begin, y_end) through the
+// island's quad rows: quad row k holds source rows clamp(b + 4k + m), m < 4,
+// b = y_begin + iy - 3 (filtered horizontally by fill(c, out), from the
+// rows' numbers c[0..3]), and output row y_begin + 4k + s reads quad rows
+// k .. k + 2 shifted by s rows, 4 output rows at a time. Quad row k goes
+// into ring place k % 3 (scratch rows 0 .. 5, two each) once quad row
+// k - 3 is no longer read; the rows' partial last groups, or whole rows of
+// interleaved chroma, are written through scratch rows 10 .. 13.
+template <class Fill>
+void QuadRows(const Plane& dst, int iy, int h, const int16_t* taps,
+              Scratch<uint8_t>& s, size_t G, const Fill& fill, int y_begin,
+              int y_end) {
+  const int b = y_begin + iy - 3;
+  const auto quad = [&](int k) { return s.row(2 * (k % 3)); };
+  const size_t w = static_cast<size_t>(dst.width);
+  const size_t whole = dst.step == 1 ? w / G : 0;
+  const size_t rest = s.groups - whole;
+  for (int k = 0; y_begin + 4 * k < y_end; k++) {
+    for (int built = k == 0 ? 0 : k + 2; built <= k + 2; built++) {
+      int c[4];
+      for (int m = 0; m < 4; m++)
+        c[m] = std::clamp(b + 4 * built + m, 0, h - 1);
+      fill(c, quad(built));
+    }
+    const uint8_t* q[3] = {quad(k), quad(k + 1), quad(k + 2)};
+    const int y0 = y_begin + 4 * k, n = std::min(4, y_end - y0);
+    uint8_t* rows[4] = {};
+    uint8_t* tmp[4] = {};
+    for (int r = 0; r < n; r++) {
+      rows[r] = dst.row(y0 + r);
+      tmp[r] = s.row(10 + r);
+    }
+    if (whole) VerticalQuads(q, taps, 0, whole, rows);
+    if (!rest) continue;
+    VerticalQuads(q, taps, whole, rest, tmp);
+    for (int r = 0; r < n; r++) {
+      if (dst.step == 1)
+        std::memcpy(rows[r] + whole * G, tmp[r], w - whole * G);
+      else
+        Scatter(dst, y0 + r, tmp[r]);
+    }
+  }
+}
+#endif
+
 // `dot`: the 8-bit 8-tap passes through the target's dot-product island
 // (MC_DOT_ISLAND), which the caller has found the CPU to have.
 template <class S>
@@ -636,7 +688,8 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fx];
   const int16_t* taps_y =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fy];
-  Scratch<S> s(w, G);
+  // The quad rows' spares (QuadRows): rows 8 .. 13.
+  Scratch<S> s(w, G, MC_DOT_QUADS && dot ? 6 : 0);
   const Inside<S> inside(src, sh.ix, G, s.groups);
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
   // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
@@ -693,7 +746,32 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     return;
   }
 
-#if MC_DOT_ISLAND
+#if MC_DOT_QUADS
+  if constexpr (kBytes) {
+    if (dot && !bilinear) {
+      // Rows 6 .. 9 (after the ring's 0 .. 5) hold 4 windows' extended
+      // parts, or 4 source rows.
+      const auto fill = [&](const int* c, uint8_t* out) {
+        if (sh.fx == 0) {
+          const uint8_t* rows[4];
+          for (int m = 0; m < 4; m++) {
+            Extend(src, c[m], sh.ix, w, s.row(6 + m));
+            rows[m] = s.row(6 + m);
+          }
+          return QuadsOfRows(rows, s.groups, out);
+        }
+        const Window<S> e[4] = {
+            {src, c[0], sh.ix, G, s.groups, inside, s.row(6)},
+            {src, c[1], sh.ix, G, s.groups, inside, s.row(7)},
+            {src, c[2], sh.ix, G, s.groups, inside, s.row(8)},
+            {src, c[3], sh.ix, G, s.groups, inside, s.row(9)}};
+        HorizontalQuads(e, taps_x, s.groups, out);
+      };
+      QuadRows(dst, sh.iy, h, taps_y, s, G, fill, y_begin, y_end);
+      return;
+    }
+  }
+#elif MC_DOT_ISLAND
   if constexpr (kBytes) {
     if (dot && !bilinear) {
       // Byte rows in sample order, the source's own where fx is 0.
@@ -781,11 +859,13 @@ HWY_EXPORT(McRowsWords);
 
 bool mc_cpu_has_dot_products() {
 #if HWY_ARCH_X86
-  // CPUID leaf 7: ECX bit 1 AVX512_VBMI, bit 11 AVX512_VNNI (the AVX3
-  // target itself has checked AVX-512 F/BW/DQ/VL and the OS's ZMM state).
+  // CPUID leaf 7: ECX bits 1 AVX512_VBMI, 6 AVX512_VBMI2, 11 AVX512_VNNI
+  // (the AVX3 target itself has checked AVX-512 F/BW/DQ/VL and the OS's
+  // ZMM state).
   unsigned a, b, c, d;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
-  return (c & (1u << 1)) && (c & (1u << 11));
+  const unsigned needed = 1u << 1 | 1u << 6 | 1u << 11;
+  return (c & needed) == needed;
 #elif HWY_ARCH_ARM_A64
   return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
 #else

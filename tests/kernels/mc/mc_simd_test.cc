@@ -138,7 +138,8 @@ TEST_P(McSimd, DotProductIslandWhereTheCpuHasIt) {
   __builtin_cpu_init();
   EXPECT_EQ(mc_cpu_has_dot_products(),
             __builtin_cpu_supports("avx512vnni") &&
-                __builtin_cpu_supports("avx512vbmi"));
+                __builtin_cpu_supports("avx512vbmi") &&
+                __builtin_cpu_supports("avx512vbmi2"));
 #endif
   EXPECT_NE(without.simd.rows, without.ref.rows);
   if (island_target && mc_cpu_has_dot_products())
