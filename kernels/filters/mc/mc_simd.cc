@@ -177,6 +177,32 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   std::fill(out + right, out + len, value(w - 1));
 }
 
+// Extend into a scratch row with room for a vector past out + len: the
+// edges, a few samples where a window meets them, by vector stores (which
+// may overrun them) rather than library calls. 10-bit rows as Extend.
+void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
+                   uint8_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<uint8_t> d;
+  const int N = static_cast<int>(hn::Lanes(d));
+  const uint8_t* row = src.row(c);
+  const int w = src.width;
+  const int left = std::clamp(-x0, 0, len);
+  const int right = std::clamp(w - x0, left, len);
+  const auto first = hn::Set(d, row[0]);
+  for (int j = 0; j < left; j += N) hn::StoreU(first, d, out + j);
+  if (src.step == 1)
+    std::memcpy(out + left, row + x0 + left, right - left);
+  else
+    Deinterleave(row + (x0 + left) * src.step, right - left, out + left);
+  const auto last = hn::Set(d, row[(w - 1) * src.step]);
+  for (int j = right; j < len; j += N) hn::StoreU(last, d, out + j);
+}
+
+void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
+                   uint16_t* HWY_RESTRICT out) {
+  Extend(src, c, x0, len, out);
+}
+
 // Stores an output row written to tmp into one channel of NV12 or P010
 // chroma (step twice the sample), whose other channel's bytes are not ours.
 template <class S>
@@ -212,7 +238,8 @@ struct Inside {
   size_t lo = 0, hi = 0;
 };
 
-// The window of source row c, its edge-extended parts filled in `ext`.
+// The window of source row c, its edge-extended parts filled in `ext`, a
+// scratch row (ExtendScratch may write a vector past them).
 template <class S>
 class Window {
  public:
@@ -221,8 +248,8 @@ class Window {
       : ext_(ext), G_(G), lo_(in.lo), hi_(in.hi) {
     const int x0 = ix - 3;
     const auto extend = [&](size_t begin, size_t end) {
-      Extend(src, c, x0 + static_cast<int>(begin),
-             static_cast<int>(end - begin), ext + begin);
+      ExtendScratch(src, c, x0 + static_cast<int>(begin),
+                    static_cast<int>(end - begin), ext + begin);
     };
     if (lo_ == hi_) {
       extend(0, groups * G + kTail);
