@@ -84,43 +84,137 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
   }
 }
 
-// Rows 0 .. 3 of 16 columns, centred, as 4 vectors of 32-bit lanes: lane j
-// of vector k holds column 4k + j of the 4 rows in its bytes.
-struct Quads {
-  int8x16_t q[4];
-};
+// The 2-D passes go through quad rows, as on x86 (mc_dot_avx512-inl.h): 4
+// source rows of a group of 16 columns, centred, in 4 vectors of 32-bit
+// lanes, lane j of vector k holding column 4k + j of rows 0 .. 3 in its
+// bytes. A quad row of the source rows from r on and the one from r + 4
+// give, by a two-register tbl, the one from r + s. 64 bytes a group.
+constexpr size_t kQuadGroupBytes = 64;
 
-DAEDALUS_MC_DOT_ATTR inline Quads QuadsOf(int8x16_t r0, int8x16_t r1,
-                                          int8x16_t r2, int8x16_t r3) {
+DAEDALUS_MC_DOT_ATTR inline void StoreQuads(int8x16_t r0, int8x16_t r1,
+                                            int8x16_t r2, int8x16_t r3,
+                                            int8_t* out) {
   const int16x8_t lo01 = vreinterpretq_s16_s8(vzip1q_s8(r0, r1));
   const int16x8_t hi01 = vreinterpretq_s16_s8(vzip2q_s8(r0, r1));
   const int16x8_t lo23 = vreinterpretq_s16_s8(vzip1q_s8(r2, r3));
   const int16x8_t hi23 = vreinterpretq_s16_s8(vzip2q_s8(r2, r3));
-  return {{vreinterpretq_s8_s16(vzip1q_s16(lo01, lo23)),
-           vreinterpretq_s8_s16(vzip2q_s16(lo01, lo23)),
-           vreinterpretq_s8_s16(vzip1q_s16(hi01, hi23)),
-           vreinterpretq_s8_s16(vzip2q_s16(hi01, hi23))}};
+  vst1q_s8(out, vreinterpretq_s8_s16(vzip1q_s16(lo01, lo23)));
+  vst1q_s8(out + 16, vreinterpretq_s8_s16(vzip2q_s16(lo01, lo23)));
+  vst1q_s8(out + 32, vreinterpretq_s8_s16(vzip1q_s16(hi01, hi23)));
+  vst1q_s8(out + 48, vreinterpretq_s8_s16(vzip2q_s16(hi01, hi23)));
 }
 
-// Groups [g0, g0 + count) of 16 outputs of the 8-tap vertical pass over the
-// byte rows r[0..7].
-DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Vertical8Dot(const uint8_t* const* r,
-                                                    const int16_t* taps,
-                                                    size_t g0, size_t count,
-                                                    uint8_t* HWY_RESTRICT out) {
+// The quad row of byte rows r[0..3] (in sample order), `groups` groups.
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void QuadsOfRows(const uint8_t* const* r,
+                                                   size_t groups,
+                                                   uint8_t* HWY_RESTRICT out) {
+  for (size_t g = 0; g < groups; g++) {
+    const size_t x = 16 * g;
+    StoreQuads(Centred(r[0] + x), Centred(r[1] + x), Centred(r[2] + x),
+               Centred(r[3] + x),
+               reinterpret_cast<int8_t*>(out + kQuadGroupBytes * g));
+  }
+}
+
+// tbl indices: window m gathers bytes 4m + j .. 4m + j + 3 of the two
+// loads at 0 and 16 into lane j; shift s takes rows s .. 3 of a quad row
+// and rows 0 .. s - 1 of the next (the second register); transpose turns
+// rows 0 .. 3 of 4 columns each into their quads.
+struct QuadIndices {
+  constexpr QuadIndices() {
+    for (int j = 0; j < 4; j++)
+      for (int b = 0; b < 4; b++) {
+        for (int m = 0; m < 5; m++)
+          window[m][4 * j + b] = static_cast<uint8_t>(4 * m + j + b);
+        for (int s = 0; s < 4; s++)
+          shift[s][4 * j + b] = static_cast<uint8_t>(
+              b + s < 4 ? 4 * j + b + s : 12 + 4 * j + b + s);
+        transpose[4 * j + b] = static_cast<uint8_t>(4 * b + j);
+      }
+  }
+  uint8_t window[5][16] = {};
+  uint8_t shift[4][16] = {};
+  uint8_t transpose[16] = {};
+};
+constexpr QuadIndices kQuadIndices;
+
+// clip255(acc >> 7) of 4 accumulators, as 16 bytes.
+DAEDALUS_MC_DOT_ATTR inline uint8x16_t NarrowBytes(int32x4_t a, int32x4_t b,
+                                                   int32x4_t c, int32x4_t d) {
+  return vqmovn_high_u16(vqmovn_u16(Narrow(a, b)), Narrow(c, d));
+}
+
+// What HorizontalQuads holds in registers.
+struct QuadHorizontal {
+  int8x16_t t0, t1;
+  int32x4_t bias;
+  uint8x16_t window[5];
+};
+
+// Vector k's accumulators of source row p: windows k (taps 0-3) and k + 1
+// (taps 4-7).
+DAEDALUS_MC_DOT_ATTR inline void RowSums(const QuadHorizontal& h,
+                                         const uint8_t* p, int32x4_t* acc) {
+  const int8x16x2_t v = {{Centred(p), Centred(p + 16)}};
+  int8x16_t w[5];
+  for (int m = 0; m < 5; m++) w[m] = vqtbl2q_s8(v, h.window[m]);
+  for (int k = 0; k < 4; k++)
+    acc[k] = vdotq_s32(vdotq_s32(h.bias, w[k], h.t0), w[k + 1], h.t1);
+}
+
+// The quad row of the 8-tap horizontal pass over windows e[0..3], `groups`
+// groups: the results of rows 0 .. 3 for vector k's columns, narrowed
+// together, transposed into quads and centred. A group reads e[16g ..
+// 16g + 31].
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalQuads(
+    const Window<uint8_t>* e, const int16_t* taps, size_t groups,
+    uint8_t* HWY_RESTRICT out) {
+  QuadHorizontal h = {DotTaps(taps, 0), DotTaps(taps, 1), DotBias(taps), {}};
+  for (int m = 0; m < 5; m++) h.window[m] = vld1q_u8(kQuadIndices.window[m]);
+  const uint8x16_t transpose = vld1q_u8(kQuadIndices.transpose);
+  for (size_t g = 0; g < groups; g++) {
+    int32x4_t acc[4][4];
+    for (int r = 0; r < 4; r++) RowSums(h, e[r].group(g), acc[r]);
+    for (int k = 0; k < 4; k++) {
+      const uint8x16_t rows =
+          NarrowBytes(acc[0][k], acc[1][k], acc[2][k], acc[3][k]);
+      vst1q_u8(out + kQuadGroupBytes * g + 16 * k,
+               veorq_u8(vqtbl1q_u8(rows, transpose), vdupq_n_u8(128)));
+    }
+  }
+}
+
+// Groups [g0, g0 + count) of output rows s = 0 .. 3 of the 8-tap vertical
+// pass over quad rows q[0..2] (row s shifted by s), row s written from
+// out[s] on where out[s] is not null.
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
+                                                     const int16_t* taps,
+                                                     size_t g0, size_t count,
+                                                     uint8_t* const* out) {
   const int8x16_t t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
   const int32x4_t bias = DotBias(taps);
-  const size_t x0 = 16 * g0;
-  for (size_t x = x0; x < x0 + 16 * count; x += 16) {
-    const Quads top = QuadsOf(Centred(r[0] + x), Centred(r[1] + x),
-                              Centred(r[2] + x), Centred(r[3] + x));
-    const Quads bottom = QuadsOf(Centred(r[4] + x), Centred(r[5] + x),
-                                 Centred(r[6] + x), Centred(r[7] + x));
-    int32x4_t acc[4];
-    for (int k = 0; k < 4; k++)
-      acc[k] = vdotq_s32(vdotq_s32(bias, top.q[k], t0), bottom.q[k], t1);
-    vst1q_u8(out + (x - x0), vqmovn_high_u16(vqmovn_u16(Narrow(acc[0], acc[1])),
-                                             Narrow(acc[2], acc[3])));
+  uint8x16_t shift[4];
+  for (int s = 0; s < 4; s++) shift[s] = vld1q_u8(kQuadIndices.shift[s]);
+  for (size_t i = 0; i < count; i++) {
+    const size_t group = kQuadGroupBytes * (g0 + i);
+    int8x16_t a[4], b[4], c[4];
+    for (int k = 0; k < 4; k++) {
+      a[k] = vld1q_s8(reinterpret_cast<const int8_t*>(q[0] + group) + 16 * k);
+      b[k] = vld1q_s8(reinterpret_cast<const int8_t*>(q[1] + group) + 16 * k);
+      c[k] = vld1q_s8(reinterpret_cast<const int8_t*>(q[2] + group) + 16 * k);
+    }
+    for (int s = 0; s < 4; s++) {
+      if (!out[s]) continue;
+      int32x4_t acc[4];
+      for (int k = 0; k < 4; k++) {
+        const int8x16_t top =
+            s == 0 ? a[k] : vqtbl2q_s8(int8x16x2_t{{a[k], b[k]}}, shift[s]);
+        const int8x16_t bottom =
+            s == 0 ? b[k] : vqtbl2q_s8(int8x16x2_t{{b[k], c[k]}}, shift[s]);
+        acc[k] = vdotq_s32(vdotq_s32(bias, top, t0), bottom, t1);
+      }
+      vst1q_u8(out[s] + 16 * i, NarrowBytes(acc[0], acc[1], acc[2], acc[3]));
+    }
   }
 }
 

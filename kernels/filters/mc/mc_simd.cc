@@ -524,9 +524,6 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 #else
 #define MC_DOT_ISLAND 0
 #endif
-// MC_DOT_QUADS: the island's 2-D passes go through quad rows (QuadRows).
-#undef MC_DOT_QUADS
-#define MC_DOT_QUADS (HWY_TARGET == HWY_AVX3)
 
 // The 10-bit window's values, in place.
 template <typename Out>
@@ -652,7 +649,7 @@ void CachedRows(Scratch<S>& s, int h, int iy, int taps, int top, int y_begin,
   }
 }
 
-#if MC_DOT_QUADS
+#if MC_DOT_ISLAND
 // The 8-tap vertical pass of output rows [y_begin, y_end) through the
 // island's quad rows: quad row k holds source rows clamp(b + 4k + m), m < 4,
 // b = y_begin + iy - 3 (filtered horizontally by fill(c, out), from the
@@ -716,7 +713,7 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   const int16_t* taps_y =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fy];
   // The quad rows' spares (QuadRows): rows 8 .. 13.
-  Scratch<S> s(w, G, MC_DOT_QUADS && dot ? 6 : 0);
+  Scratch<S> s(w, G, MC_DOT_ISLAND && dot ? 6 : 0);
   const Inside<S> inside(src, sh.ix, G, s.groups);
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
   // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
@@ -773,7 +770,7 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     return;
   }
 
-#if MC_DOT_QUADS
+#if MC_DOT_ISLAND
   if constexpr (kBytes) {
     if (dot && !bilinear) {
       // Rows 6 .. 9 (after the ring's 0 .. 5) hold 4 windows' extended
@@ -795,26 +792,6 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
         HorizontalQuads(e, taps_x, s.groups, out);
       };
       QuadRows(dst, sh.iy, h, taps_y, s, G, fill, y_begin, y_end);
-      return;
-    }
-  }
-#elif MC_DOT_ISLAND
-  if constexpr (kBytes) {
-    if (dot && !bilinear) {
-      // Byte rows in sample order, the source's own where fx is 0.
-      const auto fill = [&](int c, uint8_t* row) {
-        if (sh.fx == 0) return Extend(src, c, sh.ix, w, row);
-        const Window<S> e(src, c, sh.ix, G, s.groups, inside, s.ext);
-        Horizontal8Dot(e, taps_x, 0, s.groups, row);
-      };
-      CachedRows<uint8_t>(s, h, sh.iy, 8, -3, y_begin, y_end, fill,
-                          [&](int y, const uint8_t* const* rows) {
-                            WriteRow(
-                                dst, y, G, s.tmp,
-                                [&](size_t g0, size_t count, uint8_t* out) {
-                                  Vertical8Dot(rows, taps_y, g0, count, out);
-                                });
-                          });
       return;
     }
   }
