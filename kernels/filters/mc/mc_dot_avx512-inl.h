@@ -197,13 +197,15 @@ DAEDALUS_MC_DOT_ATTR inline __m512i ShiftRows(__m512i a, __m512i b) {
 
 // The output row of the 8-tap vertical pass from quad rows a, b, c, its
 // taps 0-3 on a and b shifted by s, its taps 4-7 on b and c shifted by s:
-// 64 columns, clipped to bytes in order at out.
+// 64 columns, clipped to bytes in order at row + x (no row: none).
 template <int s>
 DAEDALUS_MC_DOT_ATTR inline void StoreVertical(const __m512i* a,
                                                const __m512i* b,
                                                const __m512i* c, __m512i t0,
-                                               __m512i t1, uint8_t* out) {
-  if (!out) return;
+                                               __m512i t1, uint8_t* row,
+                                               size_t x) {
+  if (!row) return;
+  uint8_t* out = row + x;
   const __m512i bias = _mm512_set1_epi32(64);
   __m512i acc[4];
   for (int k = 0; k < 4; k++)
@@ -225,9 +227,6 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
                                                      size_t g0, size_t count,
                                                      uint8_t* const* out) {
   const __m512i t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
-  const auto at = [&](uint8_t* row, size_t i) {
-    return row ? row + 64 * i : nullptr;
-  };
   for (size_t i = 0; i < count; i++) {
     const size_t group = kQuadGroupBytes * (g0 + i);
     __m512i a[4], b[4], c[4];
@@ -236,10 +235,10 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
       b[k] = _mm512_load_si512(q[1] + group + 64 * k);
       c[k] = _mm512_load_si512(q[2] + group + 64 * k);
     }
-    StoreVertical<0>(a, b, c, t0, t1, at(out[0], i));
-    StoreVertical<1>(a, b, c, t0, t1, at(out[1], i));
-    StoreVertical<2>(a, b, c, t0, t1, at(out[2], i));
-    StoreVertical<3>(a, b, c, t0, t1, at(out[3], i));
+    StoreVertical<0>(a, b, c, t0, t1, out[0], 64 * i);
+    StoreVertical<1>(a, b, c, t0, t1, out[1], 64 * i);
+    StoreVertical<2>(a, b, c, t0, t1, out[2], 64 * i);
+    StoreVertical<3>(a, b, c, t0, t1, out[3], 64 * i);
   }
 }
 

@@ -88,7 +88,8 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
 // source rows of a group of 16 columns, centred, in 4 vectors of 32-bit
 // lanes, lane j of vector k holding column 4k + j of rows 0 .. 3 in its
 // bytes. A quad row of the source rows from r on and the one from r + 4
-// give, by a two-register tbl, the one from r + s. 64 bytes a group.
+// give, shifted and inserted (ShiftRows), the one from r + s. 64 bytes a
+// group.
 constexpr size_t kQuadGroupBytes = 64;
 
 DAEDALUS_MC_DOT_ATTR inline void StoreQuads(int8x16_t r0, int8x16_t r1,
@@ -116,27 +117,29 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void QuadsOfRows(const uint8_t* const* r,
   }
 }
 
-// tbl indices: window m gathers bytes 4m + j .. 4m + j + 3 of the two
-// loads at 0 and 16 into lane j; shift s takes rows s .. 3 of a quad row
-// and rows 0 .. s - 1 of the next (the second register); transpose turns
-// rows 0 .. 3 of 4 columns each into their quads.
+// tbl indices: transpose turns rows 0 .. 3 of 4 columns each into their
+// quads.
 struct QuadIndices {
   constexpr QuadIndices() {
     for (int j = 0; j < 4; j++)
-      for (int b = 0; b < 4; b++) {
-        for (int m = 0; m < 5; m++)
-          window[m][4 * j + b] = static_cast<uint8_t>(4 * m + j + b);
-        for (int s = 0; s < 4; s++)
-          shift[s][4 * j + b] = static_cast<uint8_t>(
-              b + s < 4 ? 4 * j + b + s : 12 + 4 * j + b + s);
+      for (int b = 0; b < 4; b++)
         transpose[4 * j + b] = static_cast<uint8_t>(4 * b + j);
-      }
   }
-  uint8_t window[5][16] = {};
-  uint8_t shift[4][16] = {};
   uint8_t transpose[16] = {};
 };
 constexpr QuadIndices kQuadIndices;
+
+// The quad row from source row r + s, of the quad rows from r and r + 4.
+template <int s>
+DAEDALUS_MC_DOT_ATTR inline int8x16_t ShiftRows(int8x16_t a, int8x16_t b) {
+  if constexpr (s == 0) {
+    return a;
+  } else {
+    const uint32x4_t high = vshlq_n_u32(vreinterpretq_u32_s8(b), 32 - 8 * s);
+    return vreinterpretq_s8_u32(
+        vsriq_n_u32(high, vreinterpretq_u32_s8(a), 8 * s));
+  }
+}
 
 // clip255(acc >> 7) of 4 accumulators, as 16 bytes.
 DAEDALUS_MC_DOT_ATTR inline uint8x16_t NarrowBytes(int32x4_t a, int32x4_t b,
@@ -148,16 +151,18 @@ DAEDALUS_MC_DOT_ATTR inline uint8x16_t NarrowBytes(int32x4_t a, int32x4_t b,
 struct QuadHorizontal {
   int8x16_t t0, t1;
   int32x4_t bias;
-  uint8x16_t window[5];
+  uint8x16_t window;  // WindowIndex(0)
 };
 
 // Vector k's accumulators of source row p: windows k (taps 0-3) and k + 1
-// (taps 4-7).
+// (taps 4-7), window m gathered from the 16 bytes at 4m.
 DAEDALUS_MC_DOT_ATTR inline void RowSums(const QuadHorizontal& h,
                                          const uint8_t* p, int32x4_t* acc) {
-  const int8x16x2_t v = {{Centred(p), Centred(p + 16)}};
-  int8x16_t w[5];
-  for (int m = 0; m < 5; m++) w[m] = vqtbl2q_s8(v, h.window[m]);
+  const int8x16_t v0 = Centred(p), v1 = Centred(p + 16);
+  const int8x16_t w[5] = {
+      vqtbl1q_s8(v0, h.window), vqtbl1q_s8(vextq_s8(v0, v1, 4), h.window),
+      vqtbl1q_s8(vextq_s8(v0, v1, 8), h.window),
+      vqtbl1q_s8(vextq_s8(v0, v1, 12), h.window), vqtbl1q_s8(v1, h.window)};
   for (int k = 0; k < 4; k++)
     acc[k] = vdotq_s32(vdotq_s32(h.bias, w[k], h.t0), w[k + 1], h.t1);
 }
@@ -169,8 +174,8 @@ DAEDALUS_MC_DOT_ATTR inline void RowSums(const QuadHorizontal& h,
 DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalQuads(
     const Window<uint8_t>* e, const int16_t* taps, size_t groups,
     uint8_t* HWY_RESTRICT out) {
-  QuadHorizontal h = {DotTaps(taps, 0), DotTaps(taps, 1), DotBias(taps), {}};
-  for (int m = 0; m < 5; m++) h.window[m] = vld1q_u8(kQuadIndices.window[m]);
+  const QuadHorizontal h = {DotTaps(taps, 0), DotTaps(taps, 1), DotBias(taps),
+                            WindowIndex(0)};
   const uint8x16_t transpose = vld1q_u8(kQuadIndices.transpose);
   for (size_t g = 0; g < groups; g++) {
     int32x4_t acc[4][4];
@@ -184,6 +189,24 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalQuads(
   }
 }
 
+// The output row of the 8-tap vertical pass from quad rows a, b, c, its
+// taps 0-3 on a and b shifted by s, its taps 4-7 on b and c shifted by s:
+// 16 columns, clipped to bytes in order at row + x (no row: none).
+template <int s>
+DAEDALUS_MC_DOT_ATTR inline void StoreVertical(const int8x16_t* a,
+                                               const int8x16_t* b,
+                                               const int8x16_t* c, int8x16_t t0,
+                                               int8x16_t t1, int32x4_t bias,
+                                               uint8_t* row, size_t x) {
+  if (!row) return;
+  uint8_t* out = row + x;
+  int32x4_t acc[4];
+  for (int k = 0; k < 4; k++)
+    acc[k] = vdotq_s32(vdotq_s32(bias, ShiftRows<s>(a[k], b[k]), t0),
+                       ShiftRows<s>(b[k], c[k]), t1);
+  vst1q_u8(out, NarrowBytes(acc[0], acc[1], acc[2], acc[3]));
+}
+
 // Groups [g0, g0 + count) of output rows s = 0 .. 3 of the 8-tap vertical
 // pass over quad rows q[0..2] (row s shifted by s), row s written from
 // out[s] on where out[s] is not null.
@@ -193,8 +216,6 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
                                                      uint8_t* const* out) {
   const int8x16_t t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
   const int32x4_t bias = DotBias(taps);
-  uint8x16_t shift[4];
-  for (int s = 0; s < 4; s++) shift[s] = vld1q_u8(kQuadIndices.shift[s]);
   for (size_t i = 0; i < count; i++) {
     const size_t group = kQuadGroupBytes * (g0 + i);
     int8x16_t a[4], b[4], c[4];
@@ -203,18 +224,10 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
       b[k] = vld1q_s8(reinterpret_cast<const int8_t*>(q[1] + group) + 16 * k);
       c[k] = vld1q_s8(reinterpret_cast<const int8_t*>(q[2] + group) + 16 * k);
     }
-    for (int s = 0; s < 4; s++) {
-      if (!out[s]) continue;
-      int32x4_t acc[4];
-      for (int k = 0; k < 4; k++) {
-        const int8x16_t top =
-            s == 0 ? a[k] : vqtbl2q_s8(int8x16x2_t{{a[k], b[k]}}, shift[s]);
-        const int8x16_t bottom =
-            s == 0 ? b[k] : vqtbl2q_s8(int8x16x2_t{{b[k], c[k]}}, shift[s]);
-        acc[k] = vdotq_s32(vdotq_s32(bias, top, t0), bottom, t1);
-      }
-      vst1q_u8(out[s] + 16 * i, NarrowBytes(acc[0], acc[1], acc[2], acc[3]));
-    }
+    StoreVertical<0>(a, b, c, t0, t1, bias, out[0], 16 * i);
+    StoreVertical<1>(a, b, c, t0, t1, bias, out[1], 16 * i);
+    StoreVertical<2>(a, b, c, t0, t1, bias, out[2], 16 * i);
+    StoreVertical<3>(a, b, c, t0, t1, bias, out[3], 16 * i);
   }
 }
 
