@@ -555,10 +555,9 @@ class Scratch {
     slots_ = first + 2 * row_bytes_;
   }
 
-  // Slot c & 7 of the 8 rows the vertical pass reads, of Row values.
-  template <class Row = Mid<S>>
-  Row* slot(int c) {
-    return reinterpret_cast<Row*>(slots_ + row_bytes_ * (c & 7));
+  // Slot c & 7 of the 8 rows the vertical pass reads.
+  Mid<S>* slot(int c) {
+    return reinterpret_cast<Mid<S>*>(slots_ + row_bytes_ * (c & 7));
   }
 
   // The 8 slots and the spares as rows 0, 1, ... of bytes.
@@ -622,32 +621,6 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
   }
 }
 #endif
-
-// Output rows [y_begin, y_end) of a vertical pass of `taps` taps from row
-// y + iy + top on: source rows filled into the slots of s by fill(c, row),
-// once each while they stay in the window, and output row y written by
-// write(y, rows), rows[k] the slot of the window's row k. Within a window
-// the clamped row numbers are consecutive, so c & 7 names a slot no other
-// row of the window uses.
-template <class Row, class S, class Fill, class Write>
-void CachedRows(Scratch<S>& s, int h, int iy, int taps, int top, int y_begin,
-                int y_end, const Fill& fill, const Write& write) {
-  int tags[8];
-  std::fill(tags, tags + 8, INT_MIN);
-  const Row* rows[8];
-  for (int y = y_begin; y < y_end; y++) {
-    for (int k = 0; k < taps; k++) {
-      const int c = std::clamp(y + iy + top + k, 0, h - 1);
-      Row* slot = s.template slot<Row>(c);
-      if (tags[c & 7] != c) {
-        tags[c & 7] = c;
-        fill(c, slot);
-      }
-      rows[k] = slot;
-    }
-    write(y, rows);
-  }
-}
 
 #if MC_DOT_ISLAND
 // The 8-tap vertical pass of output rows [y_begin, y_end) through the
@@ -804,9 +777,23 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     }
   }
 #endif
-  // Vertical filtering over rows clamp(y + iy + top + k), k < taps.
+  // Vertical filtering over rows clamp(y + iy + top + k), k < taps. Within
+  // a window the clamped row numbers are consecutive, so c & 7 names a slot
+  // no other row of the window uses.
   const int taps = bilinear ? 2 : 8, top = bilinear ? 0 : -3;
-  const auto write = [&](int y, const Mid<S>* const* rows) {
+  int tags[8];
+  std::fill(tags, tags + 8, INT_MIN);
+  const Mid<S>* rows[8];
+  for (int y = y_begin; y < y_end; y++) {
+    for (int k = 0; k < taps; k++) {
+      const int c = clamp_row(y + sh.iy + top + k);
+      Mid<S>* slot = s.slot(c);
+      if (tags[c & 7] != c) {
+        tags[c & 7] = c;
+        source_row(c, slot);
+      }
+      rows[k] = slot;
+    }
     WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, S* out) {
       if constexpr (!kBytes) {
         if (bilinear)
@@ -821,8 +808,7 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
         Vertical8<false>(rows, taps_y, g0, count, out);
       }
     });
-  };
-  CachedRows<Mid<S>>(s, h, sh.iy, taps, top, y_begin, y_end, source_row, write);
+  }
 }
 
 void McRowsBytes(const Plane& dst, const ConstPlane& src,
