@@ -110,7 +110,7 @@ figures_text (const std::vector<daedalus::BackendFigure> &figures)
     if (!f.measured ())
       item = g_strdup_printf ("%s not measured (%s)",
           std::string (daedalus::backend_name (f.kind)).c_str (),
-          f.why_not.c_str ());
+          f.why_not.message ().c_str ());
     else if (f.kind == BackendKind::Hybrid)
       item = g_strdup_printf ("hybrid %.3f ms (%.0f%% of rows on the GPU)",
           f.ms, 100 * f.gpu_share);
@@ -124,36 +124,33 @@ figures_text (const std::vector<daedalus::BackendFigure> &figures)
 }
 
 /* The gpu backend, if auto (or hybrid, when @hybrid) may try it;
-   * otherwise null and why not. */
-std::unique_ptr<daedalus::Backend>
+   * otherwise why not. */
+daedalus::Result<std::unique_ptr<daedalus::Backend>>
 auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid,
-    std::string *identity, std::string *why_not)
+    std::string *identity)
 {
-  if (!daedalus::backend_built (BackendKind::Gpu)) {
-    *why_not = "this build has no gpu backend";
-    return nullptr;
-  }
-  std::unique_ptr<daedalus::Backend> gpu =
-      daedalus::create_backend (BackendKind::Gpu, why_not);
+  if (!daedalus::backend_built (BackendKind::Gpu))
+    return daedalus::Status::error ("this build has no gpu backend");
+  daedalus::Result<std::unique_ptr<daedalus::Backend>> gpu =
+      daedalus::create_backend (BackendKind::Gpu);
   if (!gpu) {
     if (!hybrid && !*request.warned_no_gpu) {
       *request.warned_no_gpu = true;
       GST_ELEMENT_WARNING (request.element, RESOURCE, NOT_FOUND,
           ("No usable GPU: the CPU runs this element."),
-          ("%s", why_not->c_str ()));
+          ("%s", gpu.status ().message ().c_str ()));
     }
-    return nullptr;
+    return gpu;
   }
   const daedalus::GpuDeviceInfo &info =
-      static_cast<daedalus::GpuBackend &> (*gpu).device_info ();
+      static_cast<daedalus::GpuBackend &> (*gpu.value ()).device_info ();
   /* A software renderer runs on the cores the cpu backend has: only worth
      * a trial when the user points at it. */
   if (!hybrid && info.type == "software" &&
       !g_getenv ("DAEDALUS_VULKAN_DEVICE")) {
-    *why_not = "the Vulkan device, " + info.name +
+    return daedalus::Status::error ("the Vulkan device, " + info.name +
         ", is a software "
-        "renderer on these CPU cores (DAEDALUS_VULKAN_DEVICE can name it)";
-    return nullptr;
+        "renderer on these CPU cores (DAEDALUS_VULKAN_DEVICE can name it)");
   }
   *identity = info.name + ", driver " + std::to_string (info.driver_version) +
       ", pipeline cache " + info.pipeline_cache_uuid;
@@ -168,17 +165,15 @@ choose_cpu (const GstDaedalusChoiceRequest &request, GstDaedalusDecidedBy by,
   GstDaedalusChoice choice;
   daedalus::BackendOptions options;
   options.threads = request.threads;
-  choice.backend =
-      daedalus::create_backend (BackendKind::Cpu, nullptr, options);
+  choice.backend = daedalus::create_backend (BackendKind::Cpu, options);
   if (!choice.backend)
-    choice.backend =
-        daedalus::create_backend (BackendKind::Scalar, &choice.error, options);
+    choice.backend = daedalus::create_backend (BackendKind::Scalar, options);
   choice.decided_by = by;
   GST_INFO_OBJECT (request.element, "backend %s (decided by %s): %s",
-      choice.backend
-          ? std::string (daedalus::backend_name (choice.backend->kind ()))
-                .c_str ()
-          : "none",
+      choice.backend ? std::string (daedalus::backend_name (
+                                        choice.backend.value ()->kind ()))
+                           .c_str ()
+                     : "none",
       gst_daedalus_decided_by_name (by), why.c_str ());
   return choice;
 }
@@ -209,17 +204,20 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
             not_computed (BackendKind::Gpu, request.job.kernel, depth));
   }
 
-  std::string gpu_identity, gpu_why;
-  std::unique_ptr<daedalus::Backend> gpu =
-      auto_gpu (request, hybrid_only, &gpu_identity, &gpu_why);
-  if (!gpu && !hybrid_only) {
+  std::string gpu_identity;
+  daedalus::Result<std::unique_ptr<daedalus::Backend>> found =
+      auto_gpu (request, hybrid_only, &gpu_identity);
+  if (!found && !hybrid_only) {
     return choose_cpu (request, GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE,
-        "the only one to try: the gpu is not (" + gpu_why + ")");
+        "the only one to try: the gpu is not (" + found.status ().message () +
+            ")");
   }
-  if (!gpu) {
-    choice.error = "the gpu is unavailable: " + gpu_why;
+  if (!found) {
+    choice.backend = daedalus::Status::error (
+        "the gpu is unavailable: " + found.status ().message ());
     return choice;
   }
+  std::unique_ptr<daedalus::Backend> gpu = std::move (found).value ();
 
   GstDaedalusDecisionKey key;
   key.element = GST_OBJECT_NAME (gst_element_get_factory (request.element));
@@ -249,11 +247,11 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
     spec.budget_ms = request.budget_ms;
     spec.threads = request.threads;
     daedalus::TrialSeams seams;
-    seams.create = [&gpu] (BackendKind kind, std::string *why_not,
-                       const daedalus::BackendOptions &o) {
+    seams.create = [&gpu] (BackendKind kind, const daedalus::BackendOptions &o)
+        -> daedalus::Result<std::unique_ptr<daedalus::Backend>> {
       if (kind == BackendKind::Gpu && gpu)
         return std::move (gpu);
-      return daedalus::create_backend (kind, why_not, o);
+      return daedalus::create_backend (kind, o);
     };
     trial = daedalus::run_trial (request.job, spec, seams);
     for (const daedalus::TrialCandidate &c : trial)
@@ -265,10 +263,12 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
         if (f.kind == BackendKind::Hybrid)
           decision.gpu_share = f.gpu_share;
       }
-      std::string error;
-      if (!gst_daedalus_decision_cache_store (key, decision, &error))
+      const daedalus::Status stored =
+          gst_daedalus_decision_cache_store (key, decision);
+      if (!stored)
         GST_WARNING_OBJECT (request.element, "cannot write %s: %s",
-            gst_daedalus_decision_cache_path ().c_str (), error.c_str ());
+            gst_daedalus_decision_cache_path ().c_str (),
+            stored.message ().c_str ());
     }
     choice.decided_by = GST_DAEDALUS_DECIDED_BY_TRIAL;
   }
@@ -282,8 +282,8 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
   const daedalus::Load others = request.placement->others ();
   const int pick = daedalus::choose_figure (usable, others);
   if (pick < 0) {
-    choice.error =
-        "the trial measured no backend: " + figures_text (decision.figures);
+    choice.backend = daedalus::Status::error (
+        "the trial measured no backend: " + figures_text (decision.figures));
     return choice;
   }
   const daedalus::BackendFigure chosen = usable[pick];
@@ -304,8 +304,7 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
     choice.backend = std::move (gpu);
   if (!choice.backend) {
     options.gpu_share = decision.gpu_share;
-    choice.backend =
-        daedalus::create_backend (chosen.kind, &choice.error, options);
+    choice.backend = daedalus::create_backend (chosen.kind, options);
   }
   if (choice.backend) {
     request.placement->place (daedalus::load_of (chosen));
@@ -390,17 +389,17 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest &request)
   } else {
     daedalus::BackendOptions options;
     options.threads = request.threads;
-    choice.backend =
-        daedalus::create_backend (kind_of (setting), &choice.error, options);
+    choice.backend = daedalus::create_backend (kind_of (setting), options);
     choice.decided_by = by;
   }
   /* For testing the fallback: DAEDALUS_FAULT_GPU_AFTER=N makes a gpu or
    * hybrid backend fail every frame after its N-th. */
   const gchar *fault_after = g_getenv ("DAEDALUS_FAULT_GPU_AFTER");
   if (fault_after && choice.backend) {
-    choice.backend = daedalus::inject_gpu_fault (std::move (choice.backend),
-        g_ascii_strtoull (fault_after, nullptr, 10),
-        "DAEDALUS_FAULT_GPU_AFTER");
+    choice.backend =
+        daedalus::inject_gpu_fault (std::move (choice.backend).value (),
+            g_ascii_strtoull (fault_after, nullptr, 10),
+            "DAEDALUS_FAULT_GPU_AFTER");
   }
   choice.setting_name = setting_name (setting);
   return choice;

@@ -48,12 +48,13 @@ struct GstDaedalusChoiceRequest
 
 struct GstDaedalusChoice
 {
-  std::unique_ptr<daedalus::Backend> backend; /* null: error says why */
+  /* The backend, or why there is none. */
+  daedalus::Result<std::unique_ptr<daedalus::Backend>> backend =
+      daedalus::Status::error ("no backend was chosen");
   GstDaedalusDecidedBy decided_by = GST_DAEDALUS_DECIDED_BY_NONE;
   /* Whether a failure of this backend is met by the cpu one (auto chose
    * the gpu or hybrid: the element runs it in a daedalus::FallbackBackend). */
   bool may_fall_back = false;
-  std::string error;
   std::string setting_name; /* as the error names it */
   /* Set (and no backend) when the setting names a backend that does not
    * compute the job at the stream's bit depth: the message to post. */

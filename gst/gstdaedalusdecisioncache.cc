@@ -132,9 +132,12 @@ gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey &key,
     daedalus::BackendFigure f;
     f.kind = k;
     const std::string ms = get_string (file, group, (name + "-ms").c_str ());
-    f.why_not = get_string (file, group, (name + "-not-measured").c_str ());
-    if (ms.empty () && f.why_not.empty ())
+    const std::string why_not =
+        get_string (file, group, (name + "-not-measured").c_str ());
+    if (ms.empty () && why_not.empty ())
       continue;
+    if (!why_not.empty ())
+      f.why_not = daedalus::Status::error (why_not);
     if (!ms.empty ())
       f.ms = g_ascii_strtod (ms.c_str (), nullptr);
     if (k == daedalus::BackendKind::Hybrid)
@@ -145,9 +148,9 @@ gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey &key,
   return true;
 }
 
-bool
+daedalus::Status
 gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
-    const GstDaedalusDecision &decision, std::string *error)
+    const GstDaedalusDecision &decision)
 {
   std::lock_guard<std::mutex> lock (cache_mutex);
   KeyFile owner = load ();
@@ -178,7 +181,7 @@ gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
           f.ms);
     } else {
       g_key_file_set_string (file, group.c_str (),
-          (name + "-not-measured").c_str (), f.why_not.c_str ());
+          (name + "-not-measured").c_str (), f.why_not.message ().c_str ());
     }
   }
   GDateTime *now = g_date_time_new_now_utc ();
@@ -193,9 +196,10 @@ gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
   g_free (dir);
   GError *err = nullptr;
   if (!made || !g_key_file_save_to_file (file, path.c_str (), &err)) {
-    *error = err ? err->message : "cannot create its folder";
+    const daedalus::Status error = daedalus::Status::error (
+        err ? err->message : "cannot create its folder");
     g_clear_error (&err);
-    return false;
+    return error;
   }
-  return true;
+  return daedalus::Status::ok ();
 }

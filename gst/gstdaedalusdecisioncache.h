@@ -44,7 +44,8 @@ std::string gst_daedalus_decision_cache_path ();
 bool gst_daedalus_decision_cache_lookup (const GstDaedalusDecisionKey &key,
     GstDaedalusDecision *decision);
 
-/* Adds or replaces the entry; FALSE (and *error set) when it cannot be
- * written, which costs only a trial next time. */
-bool gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
-    const GstDaedalusDecision &decision, std::string *error);
+/* Adds or replaces the entry; an error when it cannot be written, which
+ * costs only a trial next time. */
+daedalus::Status
+gst_daedalus_decision_cache_store (const GstDaedalusDecisionKey &key,
+    const GstDaedalusDecision &decision);

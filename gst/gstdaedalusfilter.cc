@@ -622,10 +622,12 @@ ensure_backend (GstDaedalusFilter *self, const GstVideoInfo *info)
   if (!choice.backend) {
     return refuse (self, "setting " + std::to_string (request.setting),
         g_strdup_printf ("The daedalus \"%s\" backend is not available: %s",
-            choice.setting_name.c_str (), choice.error.c_str ()),
+            choice.setting_name.c_str (),
+            choice.backend.status ().message ().c_str ()),
         "Set backend=auto or backend=scalar to run anyway.");
   }
-  std::shared_ptr<daedalus::Backend> backend = std::move (choice.backend);
+  std::shared_ptr<daedalus::Backend> backend =
+      std::move (choice.backend).value ();
   if (choice.may_fall_back) {
     daedalus::BackendOptions cpu_options;
     cpu_options.threads = request.threads;

@@ -63,14 +63,14 @@ gst_daedalus_vk_allocator_alloc (GstAllocator *allocator, gsize size,
   const gsize align = params->align | gst_memory_alignment;
   gsize maxsize = params->prefix + size + params->padding + align;
 
-  std::unique_ptr<daedalus::GpuBuffer> buffer;
-  const daedalus::Status status =
-      (*self->backend)->allocate_buffer (maxsize, &buffer);
-  if (!status) {
+  daedalus::Result<std::unique_ptr<daedalus::GpuBuffer>> allocated =
+      (*self->backend)->allocate_buffer (maxsize);
+  if (!allocated) {
     GST_ERROR_OBJECT (self, "no Vulkan buffer of %" G_GSIZE_FORMAT " bytes: %s",
-        maxsize, status.message ().c_str ());
+        maxsize, allocated.status ().message ().c_str ());
     return nullptr;
   }
+  std::unique_ptr<daedalus::GpuBuffer> buffer = std::move (allocated).value ();
 
   guint8 *data = buffer->data ();
   const gsize skip = (align + 1 - (guintptr (data) & align)) & align;

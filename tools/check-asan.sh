@@ -38,6 +38,9 @@ suites="gst-plugin gst-deblock gst-cdef gst-mc gst-auto_strength decision-cache
   deblock-simd cdef-simd mc-simd damage-simd gpu-runner fallback machine"
 targets=gstdaedalus
 for suite in $suites; do targets="$targets $suite-test"; done
+# The shared harness's SIMD group: every family on every target.
+suites="$suites harness-simd"
+targets="$targets harness-test"
 meson compile -C build-asan $targets
 
 # A registry written by gst-plugin-scanner, which cannot load the sanitized

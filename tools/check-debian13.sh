@@ -38,8 +38,8 @@ packages=$packages,mesa-vulkan-drivers,vulkan-validationlayers
 # gst-tenbit_chain: P010's layout as GStreamer 1.26 describes it.
 tests="gst-plugin gst-deblock gst-deblock_vp9 gst-deblock_dct gst-cdef gst-mc
   gst-auto_strength gst-tenbit_chain decision-cache
-  deblock-simd cdef-simd mc-simd damage-simd
-  gpu-deblock gpu-cdef gpu-mc gpu-runner shared-gpu hybrid"
+  deblock-simd cdef-simd mc-simd damage-simd harness-simd
+  gpu-deblock gpu-cdef gpu-mc gpu-runner shared-gpu hybrid harness-gpu"
 tests=$(echo $tests)
 
 # Inside: the build of what those suites need and their run as README

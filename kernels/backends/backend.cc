@@ -1,6 +1,7 @@
 #include "daedalus/backend.h"
 
 #include "backends/cpu/backend_dsp.h"
+#include "daedalus/backend_capability.h"
 #include "daedalus/thread_pool.h"
 #include "daedalus_config.h"
 #if DAEDALUS_HAVE_VULKAN
@@ -9,6 +10,45 @@
 #endif
 
 namespace daedalus {
+namespace {
+
+Status check_same_geometry(const ConstFrame& dst, const ConstFrame& src) {
+  bool same = dst.num_planes == src.num_planes;
+  for (int p = 0; same && p < src.num_planes; p++)
+    same = dst.planes[p].width == src.planes[p].width &&
+           dst.planes[p].height == src.planes[p].height &&
+           dst.planes[p].bit_depth == src.planes[p].bit_depth &&
+           dst.planes[p].lsb == src.planes[p].lsb;
+  if (!same)
+    return Status::error(
+        "the destination frame's planes differ in number, size or "
+        "sample layout from the source frame's");
+  return Status::ok();
+}
+
+}  // namespace
+
+Status Backend::deblock(const Frame& frame, const DeblockParams& params) {
+  DAEDALUS_TRY(deblock_params_valid(params));
+  DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), frame));
+  return do_deblock(frame, params);
+}
+
+Status Backend::cdef(const Frame& dst, const ConstFrame& src,
+                     const CdefParams& params) {
+  DAEDALUS_TRY(cdef_params_valid(params));
+  DAEDALUS_TRY(require_computed(kind(), Kernel::Cdef, src));
+  DAEDALUS_TRY(check_same_geometry(dst, src));
+  return do_cdef(dst, src, params);
+}
+
+Status Backend::mc(const Frame& dst, const ConstFrame& src,
+                   const McParams& params) {
+  DAEDALUS_TRY(mc_params_valid(params));
+  DAEDALUS_TRY(require_computed(kind(), Kernel::Mc, src));
+  DAEDALUS_TRY(check_same_geometry(dst, src));
+  return do_mc(dst, src, params);
+}
 
 std::string_view backend_name(BackendKind kind) {
   switch (kind) {
@@ -38,56 +78,51 @@ bool backend_built(BackendKind kind) {
   return false;
 }
 
-std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
-                                        const BackendOptions& options) {
+Result<std::unique_ptr<Backend>> create_backend(BackendKind kind,
+                                                const BackendOptions& options) {
   switch (kind) {
     case BackendKind::Scalar:
       return create_dsp_backend(kind, 1);
     case BackendKind::Cpu:
-      if (!DAEDALUS_HAVE_SIMD) {
-        if (why_not)
-          *why_not =
-              "this build of daedalus has no cpu backend (Highway was "
-              "not found at build time: meson option simd)";
-        return nullptr;
-      }
+      if (!DAEDALUS_HAVE_SIMD)
+        return Status::error(
+            "this build of daedalus has no cpu backend (Highway was not found "
+            "at build time: meson option simd)");
       return create_dsp_backend(kind, options.threads > 0
                                           ? options.threads
                                           : ThreadPool::hardware_threads());
     case BackendKind::Gpu: {
 #if DAEDALUS_HAVE_VULKAN
-      std::unique_ptr<GpuBackend> gpu;
-      const Status s = create_gpu_backend(GpuOptions::from_env(), &gpu);
-      if (!s && why_not)
-        *why_not = "the gpu backend is unavailable: " + s.message();
+      Result<std::unique_ptr<GpuBackend>> gpu =
+          create_gpu_backend(GpuOptions::from_env());
+      if (!gpu)
+        return Status::error("the gpu backend is unavailable: " +
+                             gpu.status().message());
       return gpu;
 #else
-      if (why_not)
-        *why_not =
-            "this build of daedalus has no gpu backend (Vulkan or "
-            "glslangValidator was not found at build time: meson "
-            "option vulkan)";
-      return nullptr;
+      return Status::error(
+          "this build of daedalus has no gpu backend (Vulkan or "
+          "glslangValidator was not found at build time: meson option "
+          "vulkan)");
 #endif
     }
     case BackendKind::Hybrid: {
 #if DAEDALUS_HAVE_VULKAN
-      std::unique_ptr<HybridBackend> hybrid;
-      const Status s = create_hybrid_backend(options, &hybrid);
-      if (!s && why_not)
-        *why_not = "the hybrid backend is unavailable: " + s.message();
+      Result<std::unique_ptr<HybridBackend>> hybrid =
+          create_hybrid_backend(options);
+      if (!hybrid)
+        return Status::error("the hybrid backend is unavailable: " +
+                             hybrid.status().message());
       return hybrid;
 #else
-      if (why_not)
-        *why_not =
-            "this build of daedalus has no hybrid backend (it needs "
-            "the gpu backend: Vulkan or glslangValidator was not "
-            "found at build time: meson option vulkan)";
-      return nullptr;
+      return Status::error(
+          "this build of daedalus has no hybrid backend (it needs the gpu "
+          "backend: Vulkan or glslangValidator was not found at build time: "
+          "meson option vulkan)");
 #endif
     }
   }
-  return nullptr;
+  return Status::error("internal: no such backend kind");
 }
 
 }  // namespace daedalus

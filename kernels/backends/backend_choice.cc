@@ -66,13 +66,17 @@ class TrialRunner {
     c.figure.gpu_share = kind == BackendKind::Hybrid ? options.gpu_share : 0;
     const int depth = src_.frame().bit_depth();
     if (!backend_computes(kind, job_.kernel, depth)) {
-      c.figure.why_not = "it does not compute " +
-                         std::string(kernel_name(job_.kernel)) + " on " +
-                         std::to_string(depth) + "-bit video yet";
+      c.figure.why_not = Status::error(
+          "it does not compute " + std::string(kernel_name(job_.kernel)) +
+          " on " + std::to_string(depth) + "-bit video yet");
       return c;
     }
-    c.backend = seams_.create(kind, &c.figure.why_not, options);
-    if (!c.backend) return c;
+    Result<std::unique_ptr<Backend>> created = seams_.create(kind, options);
+    if (!created) {
+      c.figure.why_not = created.status();
+      return c;
+    }
+    c.backend = std::move(created).value();
     // Creation (a device, for the gpu) counts against the budget, and so
     // shortens every share still to come.
     const double t0 = now_();
@@ -93,7 +97,7 @@ class TrialRunner {
       samples.push_back(now_() - t);
     }
     if (!s) {
-      c.figure.why_not = "failed in the trial: " + s.message();
+      c.figure.why_not = Status::error("failed in the trial: " + s.message());
       c.backend.reset();
       return c;
     }
@@ -145,7 +149,8 @@ std::vector<TrialCandidate> run_trial(const FrameJob& job,
   if (cpu.kind != BackendKind::Cpu || !cpu.measured() || !gpu.measured()) {
     BackendFigure hybrid;
     hybrid.kind = BackendKind::Hybrid;
-    hybrid.why_not = "the hybrid backend needs both the cpu and the gpu one";
+    hybrid.why_not =
+        Status::error("the hybrid backend needs both the cpu and the gpu one");
     out.push_back({hybrid, nullptr});
     return out;
   }

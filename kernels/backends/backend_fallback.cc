@@ -15,18 +15,18 @@ FallbackBackend::FallbackBackend(std::shared_ptr<Backend> primary,
       cpu_options_(cpu_options),
       notify_(std::move(notify)) {}
 
-Status FallbackBackend::deblock(const Frame& frame,
-                                const DeblockParams& params) {
+Status FallbackBackend::do_deblock(const Frame& frame,
+                                   const DeblockParams& params) {
   return run([&](Backend& b) { return b.deblock(frame, params); }, &frame);
 }
 
-Status FallbackBackend::cdef(const Frame& dst, const ConstFrame& src,
-                             const CdefParams& params) {
+Status FallbackBackend::do_cdef(const Frame& dst, const ConstFrame& src,
+                                const CdefParams& params) {
   return run([&](Backend& b) { return b.cdef(dst, src, params); }, nullptr);
 }
 
-Status FallbackBackend::mc(const Frame& dst, const ConstFrame& src,
-                           const McParams& params) {
+Status FallbackBackend::do_mc(const Frame& dst, const ConstFrame& src,
+                              const McParams& params) {
   return run([&](Backend& b) { return b.mc(dst, src, params); }, nullptr);
 }
 
@@ -52,15 +52,15 @@ bool FallbackBackend::may_write_before_failing(const ConstFrame& frame) const {
 }
 
 Status FallbackBackend::fall_back(const Status& failure) {
-  std::string why_not;
-  std::unique_ptr<Backend> cpu =
-      create_backend(BackendKind::Cpu, nullptr, cpu_options_);
-  if (!cpu) cpu = create_backend(BackendKind::Scalar, &why_not, cpu_options_);
+  Result<std::unique_ptr<Backend>> cpu =
+      create_backend(BackendKind::Cpu, cpu_options_);
+  if (!cpu) cpu = create_backend(BackendKind::Scalar, cpu_options_);
   if (!cpu)
-    return Status::error(failure.message() +
-                         "; no cpu backend can redo the frame: " + why_not);
-  const FallbackNotice notice{active_->kind(), cpu->kind(), failure};
-  active_ = std::move(cpu);
+    return Status::error(
+        failure.message() +
+        "; no cpu backend can redo the frame: " + cpu.status().message());
+  const FallbackNotice notice{active_->kind(), cpu.value()->kind(), failure};
+  active_ = std::move(cpu).value();
   fell_back_ = true;
   if (notify_) notify_(notice);
   return Status::ok();

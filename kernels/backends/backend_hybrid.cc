@@ -8,7 +8,6 @@
 
 #include "backends/cpu/backend_dsp.h"
 #include "backends/gpu/gpu_bands.h"
-#include "daedalus/backend_capability.h"
 #include "daedalus/thread_pool.h"
 #include "daedalus_config.h"
 #include "vulkan/vk_status.h"
@@ -81,10 +80,16 @@ class Hybrid final : public HybridBackend {
 
   BackendKind kind() const override { return BackendKind::Hybrid; }
 
-  Status deblock(const Frame& whole, const DeblockParams& params) override {
-    if (!deblock_params_valid(params))
-      return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), whole));
+  void set_gpu_share(double share) override { share_ = clamp_share(share); }
+  double gpu_share() const override { return share_; }
+  int threads() const override { return pool_ ? pool_->threads() : 1; }
+  const GpuDeviceInfo& device_info() const override {
+    return gpu_->device_info();
+  }
+  const HybridFrameStats& last_frame_stats() const override { return stats_; }
+
+ protected:
+  Status do_deblock(const Frame& whole, const DeblockParams& params) override {
     begin_frame();
     const Frame frame = deblock_grid_view(whole, params);
     // mode=dct is one phase by rows: the GPU's leading rows and the CPU's
@@ -125,12 +130,8 @@ class Hybrid final : public HybridBackend {
     return Status::ok();
   }
 
-  Status cdef(const Frame& dst, const ConstFrame& src,
-              const CdefParams& params) override {
-    if (!cdef_params_valid(params))
-      return Status::error("CDEF parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), Kernel::Cdef, src));
-    DAEDALUS_TRY(check_same_geometry(dst, src));
+  Status do_cdef(const Frame& dst, const ConstFrame& src,
+                 const CdefParams& params) override {
     begin_frame();
     // Both sides read the whole source, so a band's 2-row margin needs
     // nothing exchanged.
@@ -142,12 +143,8 @@ class Hybrid final : public HybridBackend {
         [&] { cdef_frame(cdef_, dst, src, params, pool(), gpu_rows); });
   }
 
-  Status mc(const Frame& dst, const ConstFrame& src,
-            const McParams& params) override {
-    if (!mc_params_valid(params))
-      return Status::error("MC parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), Kernel::Mc, src));
-    DAEDALUS_TRY(check_same_geometry(dst, src));
+  Status do_mc(const Frame& dst, const ConstFrame& src,
+               const McParams& params) override {
     begin_frame();
     int rows[3];
     per_plane(src, leading(stats_.share, src.planes[0].height), false, rows);
@@ -156,14 +153,6 @@ class Hybrid final : public HybridBackend {
         [&] { return gpu_->start_mc_band(dst, src, params, rows); },
         [&] { mc_frame(mc_, dst, src, params, pool(), rows); });
   }
-
-  void set_gpu_share(double share) override { share_ = clamp_share(share); }
-  double gpu_share() const override { return share_; }
-  int threads() const override { return pool_ ? pool_->threads() : 1; }
-  const GpuDeviceInfo& device_info() const override {
-    return gpu_->device_info();
-  }
-  const HybridFrameStats& last_frame_stats() const override { return stats_; }
 
  private:
   ThreadPool* pool() { return pool_.get(); }
@@ -209,25 +198,25 @@ class Hybrid final : public HybridBackend {
 
 }  // namespace
 
-Status create_hybrid_backend(const BackendOptions& options,
-                             std::unique_ptr<HybridBackend>* out) {
+Result<std::unique_ptr<HybridBackend>> create_hybrid_backend(
+    const BackendOptions& options) {
   if (!DAEDALUS_HAVE_SIMD)
     return Status::error(
         "this build of daedalus has no cpu backend (Highway was not found at "
         "build time: meson option simd)");
-  std::unique_ptr<GpuBackend> gpu;
-  const Status s = create_gpu_backend(GpuOptions::from_env(), &gpu);
-  if (!s)
-    return Status::error("the gpu backend is unavailable: " + s.message());
-  auto* bands = dynamic_cast<GpuBandBackend*>(gpu.get());
+  Result<std::unique_ptr<GpuBackend>> gpu =
+      create_gpu_backend(GpuOptions::from_env());
+  if (!gpu)
+    return Status::error("the gpu backend is unavailable: " +
+                         gpu.status().message());
+  auto* bands = dynamic_cast<GpuBandBackend*>(gpu->get());
   if (!bands)
     return Status::error("internal: the gpu backend cannot filter bands");
-  gpu.release();
+  gpu->release();
   const int threads =
       options.threads > 0 ? options.threads : ThreadPool::hardware_threads();
-  *out = std::make_unique<Hybrid>(std::unique_ptr<GpuBandBackend>(bands),
+  return std::make_unique<Hybrid>(std::unique_ptr<GpuBandBackend>(bands),
                                   threads, options.gpu_share);
-  return Status::ok();
 }
 
 }  // namespace daedalus

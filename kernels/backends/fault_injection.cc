@@ -29,22 +29,23 @@ class Faulty : public Interface {
 
   BackendKind kind() const override { return inner_->kind(); }
 
-  Status deblock(const Frame& frame, const DeblockParams& params) override {
+ protected:
+  // Only calls the front door let in count, and fail.
+  Status do_deblock(const Frame& frame, const DeblockParams& params) override {
     if (failing()) return lose(frame);
     return inner_->deblock(frame, params);
   }
-  Status cdef(const Frame& dst, const ConstFrame& src,
-              const CdefParams& params) override {
+  Status do_cdef(const Frame& dst, const ConstFrame& src,
+                 const CdefParams& params) override {
     if (failing()) return lose(dst);
     return inner_->cdef(dst, src, params);
   }
-  Status mc(const Frame& dst, const ConstFrame& src,
-            const McParams& params) override {
+  Status do_mc(const Frame& dst, const ConstFrame& src,
+               const McParams& params) override {
     if (failing()) return lose(dst);
     return inner_->mc(dst, src, params);
   }
 
- protected:
   std::unique_ptr<Interface> inner_;
 
  private:
@@ -70,9 +71,8 @@ class FaultyGpu final : public Faulty<GpuBackend> {
  public:
   using Faulty::Faulty;
 
-  Status allocate_buffer(size_t size,
-                         std::unique_ptr<GpuBuffer>* out) override {
-    return inner_->allocate_buffer(size, out);
+  Result<std::unique_ptr<GpuBuffer>> allocate_buffer(size_t size) override {
+    return inner_->allocate_buffer(size);
   }
   bool in_device_memory(const ConstFrame& frame) const override {
     return inner_->in_device_memory(frame);

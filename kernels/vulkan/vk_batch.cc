@@ -14,8 +14,8 @@ constexpr uint32_t kMaxBuffersPerSet = 4;
 
 }  // namespace
 
-Status Batch::create(std::shared_ptr<Context> context, uint64_t wait_ms,
-                     std::unique_ptr<Batch>* out) {
+Result<std::unique_ptr<Batch>> Batch::create(std::shared_ptr<Context> context,
+                                             uint64_t wait_ms) {
   std::unique_ptr<Batch> b(new Batch);
   b->context_ = std::move(context);
   b->wait_ms_ = wait_ms;
@@ -58,8 +58,7 @@ Status Batch::create(std::shared_ptr<Context> context, uint64_t wait_ms,
     DAEDALUS_VK_TRY(vkCreateQueryPool(device, &query, nullptr,
                                       b->queries_.replace(device)));
   }
-  *out = std::move(b);
-  return Status::ok();
+  return b;
 }
 
 Batch::~Batch() {
@@ -124,8 +123,8 @@ Status Batch::dispatch(const KernelDesc& kernel, std::span<const int32_t> spec,
   if (buffers.size() != kernel.buffers || buffers.size() > kMaxBuffersPerSet)
     return Status::error(
         std::string("internal: wrong buffer count for shader ") + kernel.name);
-  const Pipeline* p = nullptr;
-  DAEDALUS_TRY(context_->pipelines().get(kernel, spec, &p));
+  DAEDALUS_ASSIGN_OR_RETURN(const Pipeline* p,
+                            context_->pipelines().get(kernel, spec));
 
   VkDescriptorSetAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;

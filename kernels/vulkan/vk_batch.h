@@ -25,8 +25,8 @@ class Context;
 class Batch {
  public:
   // A wait gives up after `wait_ms` milliseconds (GpuOptions).
-  static Status create(std::shared_ptr<Context> context, uint64_t wait_ms,
-                       std::unique_ptr<Batch>* out);
+  static Result<std::unique_ptr<Batch>> create(std::shared_ptr<Context> context,
+                                               uint64_t wait_ms);
   ~Batch();
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;

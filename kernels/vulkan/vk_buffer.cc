@@ -28,8 +28,9 @@ std::span<const VkMemoryPropertyFlags> tiers(MemoryUse use) {
 
 }  // namespace
 
-Status Buffer::create(std::shared_ptr<Context> context, VkDeviceSize size,
-                      MemoryUse use, std::unique_ptr<Buffer>* out) {
+Result<std::unique_ptr<Buffer>> Buffer::create(std::shared_ptr<Context> context,
+                                               VkDeviceSize size,
+                                               MemoryUse use) {
   if (size == 0 || size > context->max_buffer_size())
     return Status::error("a GPU buffer of " + std::to_string(size) +
                          " bytes is outside what this device can bind (1 to " +
@@ -74,8 +75,7 @@ Status Buffer::create(std::shared_ptr<Context> context, VkDeviceSize size,
           vkMapMemory(device, b->memory_.get(), 0, VK_WHOLE_SIZE, 0, &mapped));
       b->data_ = static_cast<uint8_t*>(mapped);
       b->size_ = size;
-      *out = std::move(b);
-      return Status::ok();
+      return b;
     }
   }
   return last;

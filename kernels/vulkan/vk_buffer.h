@@ -31,8 +31,8 @@ enum class MemoryUse {
 class Buffer {
  public:
   // A storage buffer of `size` bytes (at most Context::max_buffer_size()).
-  static Status create(std::shared_ptr<Context> context, VkDeviceSize size,
-                       MemoryUse use, std::unique_ptr<Buffer>* out);
+  static Result<std::unique_ptr<Buffer>> create(
+      std::shared_ptr<Context> context, VkDeviceSize size, MemoryUse use);
   // Unmaps at once; the memory goes through the context's DeferredRelease.
   ~Buffer();
   Buffer(const Buffer&) = delete;

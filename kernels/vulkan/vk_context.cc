@@ -9,19 +9,19 @@
 
 namespace daedalus::vk {
 
-Status Context::create(const ContextOptions& options,
-                       std::shared_ptr<Context>* out) {
+Result<std::shared_ptr<Context>> Context::create(
+    const ContextOptions& options) {
   std::shared_ptr<Context> ctx(new Context);
-  DAEDALUS_TRY(Instance::create(options.validation, &ctx->instance_));
+  DAEDALUS_ASSIGN_OR_RETURN(ctx->instance_,
+                            Instance::create(options.validation));
 
-  std::vector<PhysicalDevice> devices;
-  DAEDALUS_TRY(enumerate_devices(ctx->instance_->get(), &devices));
+  DAEDALUS_ASSIGN_OR_RETURN(const std::vector<PhysicalDevice> devices,
+                            enumerate_devices(ctx->instance_->get()));
   std::vector<DeviceFacts> facts;
   for (const PhysicalDevice& d : devices) facts.push_back(d.facts);
-  std::string why_not;
-  const int chosen =
-      choose_device(facts, parse_device_request(options.device), &why_not);
-  if (chosen < 0) return Status::error(why_not);
+  DAEDALUS_ASSIGN_OR_RETURN(
+      const int chosen,
+      choose_device(facts, parse_device_request(options.device)));
   ctx->physical_ = devices[chosen];
   vkGetPhysicalDeviceMemoryProperties(ctx->physical_.handle, &ctx->memory_);
 
@@ -42,32 +42,27 @@ Status Context::create(const ContextOptions& options,
   vkGetDeviceQueue(ctx->device(), ctx->physical_.queue_family, 0, &ctx->queue_);
   ctx->deferred_ = std::make_unique<DeferredRelease>(ctx->device());
 
-  DAEDALUS_TRY(PipelineStore::create(ctx->device(), ctx->physical_.properties,
-                                     &ctx->pipelines_));
-  *out = std::move(ctx);
-  return Status::ok();
+  DAEDALUS_ASSIGN_OR_RETURN(
+      ctx->pipelines_,
+      PipelineStore::create(ctx->device(), ctx->physical_.properties));
+  return ctx;
 }
 
-Status Context::shared(const ContextOptions& options,
-                       std::shared_ptr<Context>* out) {
+Result<std::shared_ptr<Context>> Context::shared(
+    const ContextOptions& options) {
   // Held while a device is created, so that concurrent first users get one
   // device, not one each.
   static std::mutex mutex;
   static std::map<ContextOptions, std::weak_ptr<Context>> contexts;
   std::lock_guard lock(mutex);
   const auto it = contexts.try_emplace(options).first;
-  if (std::shared_ptr<Context> alive = it->second.lock()) {
-    *out = std::move(alive);
-    return Status::ok();
-  }
-  std::shared_ptr<Context> ctx;
-  if (Status s = create(options, &ctx); !s) {
+  if (std::shared_ptr<Context> alive = it->second.lock()) return alive;
+  Result<std::shared_ptr<Context>> ctx = create(options);
+  if (ctx)
+    it->second = ctx.value();
+  else
     contexts.erase(it);
-    return s;
-  }
-  it->second = ctx;
-  *out = std::move(ctx);
-  return Status::ok();
+  return ctx;
 }
 
 Status Context::submit(const VkSubmitInfo& submit, VkFence fence) {

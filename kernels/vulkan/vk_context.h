@@ -35,12 +35,10 @@ struct ContextOptions {
 class Context {
  public:
   // A context of its own, shared with nobody.
-  static Status create(const ContextOptions& options,
-                       std::shared_ptr<Context>* out);
+  static Result<std::shared_ptr<Context>> create(const ContextOptions& options);
   // The process's context for `options`: the one a live backend or buffer
   // already holds, else a new one. It is released with its last holder.
-  static Status shared(const ContextOptions& options,
-                       std::shared_ptr<Context>* out);
+  static Result<std::shared_ptr<Context>> shared(const ContextOptions& options);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

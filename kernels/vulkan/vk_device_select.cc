@@ -96,11 +96,10 @@ DeviceRequest parse_device_request(std::string_view text) {
   return r;
 }
 
-int choose_device(std::span<const DeviceFacts> devices,
-                  const DeviceRequest& request, std::string* why_not) {
-  auto fail = [&](std::string message) {
-    if (why_not) *why_not = std::move(message);
-    return -1;
+Result<int> choose_device(std::span<const DeviceFacts> devices,
+                          const DeviceRequest& request) {
+  auto fail = [](std::string message) {
+    return Result<int>(Status::error(std::move(message)));
   };
   if (devices.empty())
     return fail(

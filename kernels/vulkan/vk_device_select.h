@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "daedalus/status.h"
+
 namespace daedalus::vk {
 
 // What every shader of daedalus stays within (the Raspberry Pi 5's V3D 7.1
@@ -49,9 +51,9 @@ struct DeviceRequest {
 DeviceRequest parse_device_request(std::string_view text);
 
 // Picks a usable device: the requested one, else the first of the best type
-// (discrete > integrated > virtual > other > software). Returns its index in
-// `devices`, or -1 with a sentence saying why none fits in *why_not.
-int choose_device(std::span<const DeviceFacts> devices,
-                  const DeviceRequest& request, std::string* why_not);
+// (discrete > integrated > virtual > other > software): its index in
+// `devices`, or an error saying in a sentence why none fits.
+Result<int> choose_device(std::span<const DeviceFacts> devices,
+                          const DeviceRequest& request);
 
 }  // namespace daedalus::vk

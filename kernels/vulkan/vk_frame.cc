@@ -155,7 +155,8 @@ Status FrameStager::ensure(std::unique_ptr<Buffer>& buffer, VkDeviceSize size,
                          "bind (" +
                          std::to_string(context_->max_buffer_size()) + ")");
   buffer.reset();
-  return Buffer::create(context_, size, use, &buffer);
+  DAEDALUS_ASSIGN_OR_RETURN(buffer, Buffer::create(context_, size, use));
+  return Status::ok();
 }
 
 Status FrameStager::upload() {

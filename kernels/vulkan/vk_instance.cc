@@ -101,7 +101,7 @@ void clear_debug_messages() {
   messages().clear();
 }
 
-Status Instance::create(bool validation, std::unique_ptr<Instance>* out) {
+Result<std::unique_ptr<Instance>> Instance::create(bool validation) {
   std::unique_ptr<Instance> instance(new Instance);
 
   std::vector<const char*> layers, extensions;
@@ -185,8 +185,7 @@ Status Instance::create(bool validation, std::unique_ptr<Instance>* out) {
     DAEDALUS_VK_TRY(create_messenger(instance->get(), &messenger_info, nullptr,
                                      &instance->messenger_));
   }
-  *out = std::move(instance);
-  return Status::ok();
+  return instance;
 }
 
 Instance::~Instance() {
@@ -194,13 +193,12 @@ Instance::~Instance() {
     destroy_messenger_(instance_.get(), messenger_, nullptr);
 }
 
-Status enumerate_devices(VkInstance instance,
-                         std::vector<PhysicalDevice>* devices) {
+Result<std::vector<PhysicalDevice>> enumerate_devices(VkInstance instance) {
   uint32_t count = 0;
   DAEDALUS_VK_TRY(vkEnumeratePhysicalDevices(instance, &count, nullptr));
   std::vector<VkPhysicalDevice> handles(count);
   DAEDALUS_VK_TRY(vkEnumeratePhysicalDevices(instance, &count, handles.data()));
-  devices->clear();
+  std::vector<PhysicalDevice> devices;
   for (uint32_t i = 0; i < count; i++) {
     PhysicalDevice d;
     d.handle = handles[i];
@@ -215,16 +213,16 @@ Status enumerate_devices(VkInstance instance,
     d.facts.max_group_size[1] = l.maxComputeWorkGroupSize[1];
     d.facts.max_push_constants = l.maxPushConstantsSize;
     pick_queue_family(d.handle, &d);
-    devices->push_back(std::move(d));
+    devices.push_back(std::move(d));
   }
-  return Status::ok();
+  return devices;
 }
 
 int vulkan_device_count() {
-  std::unique_ptr<Instance> instance;
-  if (!Instance::create(false, &instance)) return 0;
+  Result<std::unique_ptr<Instance>> instance = Instance::create(false);
+  if (!instance) return 0;
   uint32_t count = 0;
-  if (vkEnumeratePhysicalDevices(instance->get(), &count, nullptr) < 0)
+  if (vkEnumeratePhysicalDevices(instance.value()->get(), &count, nullptr) < 0)
     return 0;
   return int(count);
 }

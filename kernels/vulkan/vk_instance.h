@@ -27,7 +27,7 @@ class Instance {
   // With `validation`, enables VK_LAYER_KHRONOS_validation (with
   // synchronisation checks) and a messenger recording into debug_messages();
   // fails when the layer is not installed.
-  static Status create(bool validation, std::unique_ptr<Instance>* out);
+  static Result<std::unique_ptr<Instance>> create(bool validation);
   ~Instance();
 
   VkInstance get() const { return instance_.get(); }
@@ -51,8 +51,7 @@ struct PhysicalDevice {
   uint32_t timestamp_bits = 0;
 };
 
-Status enumerate_devices(VkInstance instance,
-                         std::vector<PhysicalDevice>* devices);
+Result<std::vector<PhysicalDevice>> enumerate_devices(VkInstance instance);
 
 // How many Vulkan devices the loader sees; 0 when there is no driver (or no
 // loader-visible device) at all.

@@ -5,9 +5,8 @@
 
 namespace daedalus::vk {
 
-Status PipelineStore::create(VkDevice device,
-                             const VkPhysicalDeviceProperties& props,
-                             std::unique_ptr<PipelineStore>* out) {
+Result<std::unique_ptr<PipelineStore>> PipelineStore::create(
+    VkDevice device, const VkPhysicalDeviceProperties& props) {
   std::unique_ptr<PipelineStore> store(new PipelineStore);
   store->device_ = device;
   store->cache_path_ = pipeline_cache_path(props);
@@ -31,8 +30,7 @@ Status PipelineStore::create(VkDevice device,
   }
   DAEDALUS_TRY(check(r, "vkCreatePipelineCache"));
   store->cache_bytes_loaded_ = data.size();
-  *out = std::move(store);
-  return Status::ok();
+  return store;
 }
 
 PipelineStore::~PipelineStore() {
@@ -55,17 +53,15 @@ bool PipelineStore::save() {
   return write_pipeline_cache(cache_path_, data);
 }
 
-Status PipelineStore::get(const KernelDesc& kernel,
-                          std::span<const int32_t> spec, const Pipeline** out) {
+Result<const Pipeline*> PipelineStore::get(const KernelDesc& kernel,
+                                           std::span<const int32_t> spec) {
   // One lock for lookups and creation: a pipeline is created once per
   // device, and std::map keeps the returned pointers valid.
   std::lock_guard lock(mutex_);
   auto key = std::make_pair(kernel.spirv.data(),
                             std::vector<int32_t>(spec.begin(), spec.end()));
-  if (auto it = pipelines_.find(key); it != pipelines_.end()) {
-    *out = &it->second.view;
-    return Status::ok();
-  }
+  if (auto it = pipelines_.find(key); it != pipelines_.end())
+    return &it->second.view;
 
   UniqueShaderModule& module = modules_[kernel.spirv.data()];
   if (!module) {
@@ -133,9 +129,8 @@ Status PipelineStore::get(const KernelDesc& kernel,
   entry.view = {entry.pipeline.get(), layout.layout.get(),
                 layout.set_layout.get()};
   dirty_ = true;
-  *out =
-      &pipelines_.emplace(std::move(key), std::move(entry)).first->second.view;
-  return Status::ok();
+  return &pipelines_.emplace(std::move(key), std::move(entry))
+              .first->second.view;
 }
 
 }  // namespace daedalus::vk

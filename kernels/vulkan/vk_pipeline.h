@@ -37,15 +37,15 @@ struct Pipeline {
 class PipelineStore {
  public:
   // Starts from the on-disk cache of this device when a valid one exists.
-  static Status create(VkDevice device, const VkPhysicalDeviceProperties& props,
-                       std::unique_ptr<PipelineStore>* out);
+  static Result<std::unique_ptr<PipelineStore>> create(
+      VkDevice device, const VkPhysicalDeviceProperties& props);
   // Saves the cache when pipelines were created since it was loaded.
   ~PipelineStore();
 
   // The pipeline of `kernel` with specialisation constants 0..n-1 set to
   // `spec`, created on first use.
-  Status get(const KernelDesc& kernel, std::span<const int32_t> spec,
-             const Pipeline** out);
+  Result<const Pipeline*> get(const KernelDesc& kernel,
+                              std::span<const int32_t> spec);
 
   // Where the cache lives ("" when nowhere) and how many bytes of it were
   // read back at creation (0: none, or it was unusable).

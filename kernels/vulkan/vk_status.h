@@ -26,9 +26,3 @@ Status check(VkResult result, std::string_view what);
     if (::daedalus::Status s_ = ::daedalus::vk::check((call), #call); !s_) \
       return s_;                                                           \
   } while (0)
-
-// Returns the Status from the enclosing function when it is an error.
-#define DAEDALUS_TRY(expr)                              \
-  do {                                                  \
-    if (::daedalus::Status s_ = (expr); !s_) return s_; \
-  } while (0)

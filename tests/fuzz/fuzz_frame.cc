@@ -132,13 +132,13 @@ bool FuzzFrame::padding_unchanged(const FuzzFrame& original) const {
 
 Backend& scalar_backend() {
   static const std::unique_ptr<Backend> backend =
-      create_backend(BackendKind::Scalar, nullptr);
+      create_backend(BackendKind::Scalar).value_or(nullptr);
   return *backend;
 }
 
 Backend& cpu_backend() {
   static const std::unique_ptr<Backend> backend =
-      create_backend(BackendKind::Cpu, nullptr, {.threads = 2});
+      create_backend(BackendKind::Cpu, {.threads = 2}).value_or(nullptr);
   return *backend;
 }
 
@@ -149,10 +149,10 @@ void require(bool ok, const std::string& what, const FuzzFrame& frame) {
   std::abort();
 }
 
-void check_outputs(const Status& scalar, const Status& cpu, bool valid,
+void check_outputs(const Status& scalar, const Status& cpu, const Status& valid,
                    const FuzzFrame& scalar_out, const FuzzFrame& cpu_out,
                    const FuzzFrame& input, const std::string& params) {
-  require(bool(scalar) == valid, "scalar validity, " + params, input);
+  require(bool(scalar) == bool(valid), "scalar validity, " + params, input);
   require(bool(scalar) == bool(cpu), "cpu validity, " + params, input);
   require(scalar_out.padding_unchanged(input), "scalar padding, " + params,
           input);

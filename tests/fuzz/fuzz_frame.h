@@ -56,11 +56,12 @@ void require(bool ok, const std::string& what, const FuzzFrame& frame);
 
 // The checks of every kernel target, stopping the run with a message on
 // the first that fails: the scalar reference refuses exactly the invalid
-// parameters (`valid`), the cpu backend refuses the same, the reference
-// writes nothing outside the samples of its output (`input` holds the
+// parameters (those `valid`, the
+// parameters' own check, refuses), the cpu backend refuses the same, the
+// reference writes nothing outside the samples of its output (`input` holds the
 // bytes that output had before), and the cpu backend writes every byte
 // the reference writes. `params` says what the parameters were.
-void check_outputs(const Status& scalar, const Status& cpu, bool valid,
+void check_outputs(const Status& scalar, const Status& cpu, const Status& valid,
                    const FuzzFrame& scalar_out, const FuzzFrame& cpu_out,
                    const FuzzFrame& input, const std::string& params);
 

@@ -53,7 +53,7 @@ void remove_cache(const std::string& path) {
 // saying so, when there is none.
 bool use_any_gpu() {
   g_setenv("DAEDALUS_VULKAN_DEVICE", "0", TRUE);
-  if (create_backend(BackendKind::Gpu, nullptr)) return true;
+  if (create_backend(BackendKind::Gpu)) return true;
   g_print("SKIP: no Vulkan device on this machine\n");
   return false;
 }
@@ -62,7 +62,7 @@ bool use_any_gpu() {
 // false, saying so, when there is none.
 bool use_lavapipe() {
   g_setenv("DAEDALUS_VULKAN_DEVICE", "llvmpipe", TRUE);
-  if (create_backend(BackendKind::Gpu, nullptr)) return true;
+  if (create_backend(BackendKind::Gpu)) return true;
   g_print("SKIP: no lavapipe (llvmpipe) Vulkan device on this machine\n");
   return false;
 }
@@ -288,7 +288,7 @@ GST_START_TEST(test_auto_environment) {
   fail_unless_equals_std_string(decided_by(h->element), "environment");
   gst_harness_teardown(h);
 
-  if (create_backend(BackendKind::Cpu, nullptr)) {
+  if (create_backend(BackendKind::Cpu)) {
     h = run_one_frame(params("backend=cpu"), 33, 17);
     fail_unless_equals_std_string(active_backend(h->element), "cpu");
     fail_unless_equals_std_string(decided_by(h->element), "property");

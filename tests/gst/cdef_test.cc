@@ -70,11 +70,8 @@ GST_START_TEST(test_strengths_per_plane) {
                                    : "pri-strength=0 sec-strength=0 "
                                      "uv-pri-strength=15 uv-sec-strength=4");
   GstVideoInfo info = video_info(format, 40, 24);
-  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-  std::mt19937 gen = rng(__i__);
-  GstBuffer* in = random_buffer(info, gen);
-  gst_buffer_ref(in);
-  GstBuffer* out = push_and_pull(h, in);
+  GstBuffer* in = nullptr;
+  GstBuffer* out = push_random_frame(h, info, __i__, &in);
 
   const int n = GST_VIDEO_INFO_N_COMPONENTS(&info);
   for (int c = 0; c < n; c++) {
@@ -93,19 +90,16 @@ GST_START_TEST(test_strengths_per_plane) {
 }
 GST_END_TEST
 
-Suite* daedaluscdef_suite() {
-  Suite* s = element_suite(&kSpec);
-  TCase* tc = tcase_create("cdef");
-  suite_add_tcase(s, tc);
+void add_tests(TCase* tc) {
   // Every format with chroma, luma strengths then chroma ones.
   tcase_add_loop_test(tc, test_strengths_per_plane, 0, 2 * (kNumFormats - 1));
-  return s;
 }
 
 }  // namespace
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::daedaluscdef_suite, "daedaluscdef");
+  return daedalus::gsttest::run_element_suite(argc, argv,
+                                              daedalus::gsttest::kSpec, "cdef",
+                                              daedalus::gsttest::add_tests);
 }

@@ -41,8 +41,7 @@ const ElementSpec kSpec = {
 // frame through backend=cpu and backend=gpu gives the same bytes, padding
 // included.
 GST_START_TEST(test_gpu_gives_the_cpu_bytes) {
-  if (!create_backend(BackendKind::Gpu, nullptr) ||
-      !create_backend(BackendKind::Cpu, nullptr))
+  if (!create_backend(BackendKind::Gpu) || !create_backend(BackendKind::Cpu))
     return;
   ValidationWatch watch;
   const char* format = kFormats[__i__];
@@ -82,19 +81,15 @@ GST_START_TEST(test_gpu_gives_the_cpu_bytes) {
 }
 GST_END_TEST
 
-Suite* daedalusdeblock_dct_suite() {
-  Suite* s = element_suite(&kSpec);
-  TCase* tc = tcase_create("dct");
-  suite_add_tcase(s, tc);
+void add_tests(TCase* tc) {
   tcase_add_loop_test(tc, test_gpu_gives_the_cpu_bytes, 0, kNumFormats);
-  return s;
 }
 
 }  // namespace
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::daedalusdeblock_dct_suite,
-      "daedalusdeblock");
+  return daedalus::gsttest::run_element_suite(argc, argv,
+                                              daedalus::gsttest::kSpec, "dct",
+                                              daedalus::gsttest::add_tests);
 }

@@ -145,7 +145,7 @@ GST_END_TEST
 GST_START_TEST(test_tenbit_dct_mid_stream) {
   const GstVideoInfo info = video_info("I420_10LE", 33, 17);
   GstHarness* h = new_harness("daedalusdeblock", "qp=40 backend=cpu");
-  if (!create_backend(BackendKind::Cpu, nullptr)) {
+  if (!create_backend(BackendKind::Cpu)) {
     g_print("SKIP: no cpu backend here\n");
     gst_harness_teardown(h);
     return;
@@ -166,19 +166,16 @@ GST_START_TEST(test_tenbit_dct_mid_stream) {
 }
 GST_END_TEST
 
-Suite* daedalusdeblock_suite() {
-  Suite* s = element_suite(&kSpec);
-  TCase* tc = tcase_create("deblock");
-  suite_add_tcase(s, tc);
+void add_tests(TCase* tc) {
   tcase_add_test(tc, test_block_size_syntax);
   tcase_add_test(tc, test_tenbit_dct_mid_stream);
-  return s;
 }
 
 }  // namespace
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::daedalusdeblock_suite, "daedalusdeblock");
+  return daedalus::gsttest::run_element_suite(
+      argc, argv, daedalus::gsttest::kSpec, "deblock",
+      daedalus::gsttest::add_tests);
 }

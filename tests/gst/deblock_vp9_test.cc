@@ -31,13 +31,10 @@ const ElementSpec kSpec = {
     .kernel = Kernel::DeblockVp9,
 };
 
-Suite* daedalusdeblock_vp9_suite() { return element_suite(&kSpec); }
-
 }  // namespace
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::daedalusdeblock_vp9_suite,
-      "daedalusdeblock");
+  return daedalus::gsttest::run_element_suite(argc, argv,
+                                              daedalus::gsttest::kSpec);
 }

@@ -64,8 +64,8 @@ TEST_F(DecisionCache, NearTieSurvivesTheRoundTrip) {
   const int trial_pick = daedalus::choose_figure(stored.figures, {});
   ASSERT_EQ(stored.figures[trial_pick].kind, BackendKind::Hybrid);
 
-  std::string error;
-  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error)) << error;
+  const daedalus::Status s = gst_daedalus_decision_cache_store(key_, stored);
+  ASSERT_TRUE(s) << s.message();
   GstDaedalusDecision loaded;
   ASSERT_TRUE(gst_daedalus_decision_cache_lookup(key_, &loaded));
 
@@ -89,23 +89,21 @@ TEST_F(DecisionCache, NotMeasuredKeepsItsReason) {
   GstDaedalusDecision stored;
   stored.figures = {figure(BackendKind::Cpu, 2.5),
                     figure(BackendKind::Gpu, -1)};
-  stored.figures[1].why_not = "no device";
-  std::string error;
-  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error));
+  stored.figures[1].why_not = daedalus::Status::error("no device");
+  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored));
   GstDaedalusDecision loaded;
   ASSERT_TRUE(gst_daedalus_decision_cache_lookup(key_, &loaded));
   ASSERT_EQ(loaded.figures.size(), 2u);
   EXPECT_EQ(loaded.figures[0].ms, 2.5);
   EXPECT_FALSE(loaded.figures[1].measured());
-  EXPECT_EQ(loaded.figures[1].why_not, "no device");
+  EXPECT_EQ(loaded.figures[1].why_not.message(), "no device");
 }
 
 // Another machine's entry is a miss.
 TEST_F(DecisionCache, AnotherMachineMisses) {
   GstDaedalusDecision stored;
   stored.figures = {figure(BackendKind::Cpu, 1)};
-  std::string error;
-  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error));
+  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored));
   GstDaedalusDecisionKey elsewhere = key_;
   elsewhere.cpu = "another CPU";
   GstDaedalusDecision loaded;
@@ -118,8 +116,7 @@ TEST_F(DecisionCache, AnotherMachineMisses) {
 TEST_F(DecisionCache, AnotherBitDepthMisses) {
   GstDaedalusDecision stored;
   stored.figures = {figure(BackendKind::Cpu, 1)};
-  std::string error;
-  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored, &error));
+  ASSERT_TRUE(gst_daedalus_decision_cache_store(key_, stored));
   GstDaedalusDecisionKey deeper = key_;
   deeper.bit_depth = 10;
   GstDaedalusDecision loaded;

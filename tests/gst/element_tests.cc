@@ -21,7 +21,7 @@ constexpr int kNumOddSizes = G_N_ELEMENTS(kOddSizes);
 
 // The expected backend under backend=auto: cpu when this build has it.
 std::string auto_backend_name() {
-  auto cpu = create_backend(BackendKind::Cpu, nullptr);
+  auto cpu = create_backend(BackendKind::Cpu);
   return cpu ? "cpu" : "scalar";
 }
 
@@ -192,8 +192,8 @@ GST_END_TEST
 GST_START_TEST(test_explicit_backend) {
   const BackendKind kind = kAllBackendKinds[__i__];
   const std::string name(backend_name(kind));
-  std::string why_not;
-  const bool available = create_backend(kind, &why_not) != nullptr;
+  const Result<std::unique_ptr<Backend>> backend = create_backend(kind);
+  const bool available = backend.is_ok();
 
   const std::string props = std::string(spec->params) + " backend=" + name;
   GstHarness* h = new_harness(spec->factory, props.c_str());
@@ -209,7 +209,7 @@ GST_START_TEST(test_explicit_backend) {
     gst_element_set_bus(h->element, nullptr);
     gst_object_unref(bus);
   } else {
-    expect_refused(h, info, {"\"" + name + "\"", why_not});
+    expect_refused(h, info, {"\"" + name + "\"", backend.status().message()});
   }
   gst_harness_teardown(h);
 }
@@ -544,21 +544,43 @@ Suite* element_suite(const ElementSpec* element) {
   return s;
 }
 
-int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name) {
+namespace {
+
+// gst-check's set-up; false, having said why, when the plugin did not load.
+bool init_check(int* argc, char*** argv) {
   // Meson 1.0 cannot unset a variable in a test's environment.
   g_unsetenv("GST_PLUGIN_FEATURE_RANK");
-  gst_check_init(&argc, &argv);
+  gst_check_init(argc, argv);
   // Said once, rather than by every test failing to make an element.
   GstPlugin* plugin = gst_registry_find_plugin(gst_registry_get(), "daedalus");
   if (!plugin) {
     g_printerr(
         "the daedalus plugin did not load "
         "(GST_DEBUG=GST_PLUGIN_LOADING:5 says why)\n");
-    return 1;
+    return false;
   }
   gst_object_unref(plugin);
   seed();  // printed once, in the parent of the forked tests
+  return true;
+}
+
+}  // namespace
+
+int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name) {
+  if (!init_check(&argc, &argv)) return 1;
   return gst_check_run_suite(make_suite(), name, __FILE__);
+}
+
+int run_element_suite(int argc, char** argv, const ElementSpec& spec,
+                      const char* tcase, void (*add_tests)(TCase*)) {
+  if (!init_check(&argc, &argv)) return 1;
+  Suite* s = element_suite(&spec);
+  if (add_tests) {
+    TCase* tc = tcase_create(tcase);
+    suite_add_tcase(s, tc);
+    add_tests(tc);
+  }
+  return gst_check_run_suite(s, spec.factory, __FILE__);
 }
 
 }  // namespace daedalus::gsttest

@@ -94,4 +94,10 @@ TCase* auto_tcase(const ElementSpec* spec);
 // under test.
 int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name);
 
+// Runs element_suite(&spec) so, with the element's own tests, which
+// `add_tests` (when given) adds to a test case named `tcase`.
+int run_element_suite(int argc, char** argv, const ElementSpec& spec,
+                      const char* tcase = nullptr,
+                      void (*add_tests)(TCase*) = nullptr);
+
 }  // namespace daedalus::gsttest

@@ -108,8 +108,7 @@ GST_START_TEST(test_allocation_query) {
   const BackendKind kind = kAllBackendKinds[__i__ % kinds];
   const char* format = kPoolFormats[__i__ / kinds];
   const std::string name(backend_name(kind));
-  if (kind == BackendKind::Gpu ? !have_vulkan_device()
-                               : !create_backend(kind, nullptr))
+  if (kind == BackendKind::Gpu ? !have_vulkan_device() : !create_backend(kind))
     return;
   if (__i__ / kinds > 0 && !backend_computes(kind, spec->kernel, 10)) return;
   std::optional<ValidationWatch> watch;

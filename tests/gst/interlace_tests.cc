@@ -50,7 +50,7 @@ GstVideoInfo interlaced_info(const char* format, int width, int height,
 
 // A harness on `kind`, or nullptr (saying so) where this machine lacks it.
 GstHarness* harness_on(BackendKind kind) {
-  if (!create_backend(kind, nullptr)) {
+  if (!create_backend(kind)) {
     g_print("SKIP: no %s backend here\n",
             std::string(backend_name(kind)).c_str());
     return nullptr;

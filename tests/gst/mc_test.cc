@@ -60,11 +60,8 @@ GST_START_TEST(test_integer_shift) {
                             " filter=" + kFilters[__i__ % 4];
   GstHarness* h = new_harness("daedalusmc", props.c_str());
   GstVideoInfo info = video_info(format, 17, 9);
-  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
-  std::mt19937 gen = rng(__i__);
-  GstBuffer* in = random_buffer(info, gen);
-  gst_buffer_ref(in);
-  GstBuffer* out = push_and_pull(h, in);
+  GstBuffer* in = nullptr;
+  GstBuffer* out = push_random_frame(h, info, __i__, &in);
 
   GstVideoFrame fin, fout;
   fail_unless(gst_video_frame_map(&fin, &info, in, GST_MAP_READ));
@@ -92,19 +89,15 @@ GST_START_TEST(test_integer_shift) {
 }
 GST_END_TEST
 
-Suite* daedalusmc_suite() {
-  Suite* s = element_suite(&kSpec);
-  TCase* tc = tcase_create("mc");
-  suite_add_tcase(s, tc);
+void add_tests(TCase* tc) {
   tcase_add_loop_test(tc, test_integer_shift, 0,
                       kNumFormats * G_N_ELEMENTS(kShifts));
-  return s;
 }
 
 }  // namespace
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::daedalusmc_suite, "daedalusmc");
+  return daedalus::gsttest::run_element_suite(
+      argc, argv, daedalus::gsttest::kSpec, "mc", daedalus::gsttest::add_tests);
 }

@@ -70,7 +70,7 @@ GST_START_TEST(test_tenbit_formats) {
     expect_refused(h, info, {spec->factory, format, kernel});
   } else if (setting != 0 && !backend_computes(kind, spec->kernel, 10)) {
     expect_refused(h, info, {"\"" + name + "\"", format, kernel});
-  } else if (setting != 0 && !create_backend(kind, nullptr)) {
+  } else if (setting != 0 && !create_backend(kind)) {
     g_print("SKIP: no %s backend here\n", name.c_str());
   } else {
     gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));

@@ -230,9 +230,11 @@ Reference mc_with(const McParams& params) {
 
 GstBuffer* expected_output(GstBuffer* in, const GstVideoInfo& info,
                            const Reference& reference, bool in_place) {
-  std::string why_not;
-  auto backend = create_backend(BackendKind::Scalar, &why_not);
-  fail_unless(backend != nullptr, "no scalar backend: %s", why_not.c_str());
+  Result<std::unique_ptr<Backend>> created =
+      create_backend(BackendKind::Scalar);
+  fail_unless(created.is_ok(), "no scalar backend: %s",
+              created.status().message().c_str());
+  Backend* backend = created.value().get();
 
   GstVideoFrame src, dst;
   Status status;
@@ -421,6 +423,15 @@ GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in) {
   GstBuffer* out = gst_harness_try_pull(h);
   fail_unless(out != nullptr, "no output buffer");
   return out;
+}
+
+GstBuffer* push_random_frame(GstHarness* h, const GstVideoInfo& info,
+                             uint32_t salt, GstBuffer** in) {
+  gst_harness_set_src_caps(h, gst_video_info_to_caps(&info));
+  std::mt19937 gen = rng(salt);
+  *in = random_buffer(info, gen);
+  gst_buffer_ref(*in);
+  return push_and_pull(h, *in);
 }
 
 ValidationWatch::ValidationWatch() {

@@ -158,6 +158,11 @@ std::string active_backend(GstElement* element);
 // the push fails or nothing comes out.
 GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in);
 
+// Sets `info`'s caps on `h`, pushes a random frame drawn from rng(salt) and
+// pulls the output; *in is the input, which the caller unrefs too.
+GstBuffer* push_random_frame(GstHarness* h, const GstVideoInfo& info,
+                             uint32_t salt, GstBuffer** in);
+
 // The plugin's own copy of the kernel library records validation messages
 // where a test cannot read them, but prints each to stderr ("daedalus:
 // Vulkan error: ..."): the watch captures this (forked) test's stderr and

@@ -3,7 +3,6 @@
 #include <map>
 #include <mutex>
 
-#include "daedalus/backend_capability.h"
 #include "daedalus/thread_pool.h"
 
 namespace daedalus {
@@ -40,30 +39,20 @@ class DspBackend final : public Backend {
 
   BackendKind kind() const override { return kind_; }
 
-  Status deblock(const Frame& frame, const DeblockParams& params) override {
-    if (!deblock_params_valid(params))
-      return Status::error("deblock parameters out of range");
-    if (Status s = require_computed(kind_, deblock_kernel(params.mode), frame);
-        !s)
-      return s;
+ protected:
+  Status do_deblock(const Frame& frame, const DeblockParams& params) override {
     deblock_frame(deblock_, frame, params, pool());
     return Status::ok();
   }
 
-  Status cdef(const Frame& dst, const ConstFrame& src,
-              const CdefParams& params) override {
-    if (!cdef_params_valid(params))
-      return Status::error("CDEF parameters out of range");
-    if (Status s = require_computed(kind_, Kernel::Cdef, src); !s) return s;
+  Status do_cdef(const Frame& dst, const ConstFrame& src,
+                 const CdefParams& params) override {
     cdef_frame(cdef_, dst, src, params, pool());
     return Status::ok();
   }
 
-  Status mc(const Frame& dst, const ConstFrame& src,
-            const McParams& params) override {
-    if (!mc_params_valid(params))
-      return Status::error("MC parameters out of range");
-    if (Status s = require_computed(kind_, Kernel::Mc, src); !s) return s;
+  Status do_mc(const Frame& dst, const ConstFrame& src,
+               const McParams& params) override {
     mc_frame(mc_, dst, src, params, pool());
     return Status::ok();
   }

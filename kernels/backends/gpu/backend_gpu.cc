@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "cdef_vk.h"
-#include "daedalus/backend_capability.h"
 #include "deblock_dct_vk.h"
 #include "deblock_vk.h"
 #include "gpu_bands.h"
@@ -19,20 +18,6 @@
 #include "vulkan/vk_status.h"
 
 namespace daedalus {
-
-Status check_same_geometry(const ConstFrame& dst, const ConstFrame& src) {
-  bool same = dst.num_planes == src.num_planes;
-  for (int p = 0; same && p < src.num_planes; p++)
-    same = dst.planes[p].width == src.planes[p].width &&
-           dst.planes[p].height == src.planes[p].height &&
-           dst.planes[p].bit_depth == src.planes[p].bit_depth &&
-           dst.planes[p].lsb == src.planes[p].lsb;
-  if (!same)
-    return Status::error(
-        "the destination frame's planes differ in number, size or "
-        "sample layout from the source frame's");
-  return Status::ok();
-}
 
 namespace {
 
@@ -76,13 +61,12 @@ class VulkanBuffer final : public GpuBuffer {
 
 class VulkanBackend final : public GpuBandBackend {
  public:
-  static Status create(const GpuOptions& options,
-                       std::unique_ptr<GpuBackend>* out) {
+  static Result<std::unique_ptr<GpuBackend>> create(const GpuOptions& options) {
     std::unique_ptr<VulkanBackend> b(new VulkanBackend);
-    DAEDALUS_TRY(vk::Context::shared({options.device, options.validation},
-                                     &b->context_));
-    DAEDALUS_TRY(
-        vk::Batch::create(b->context_, options.wait_timeout_ms, &b->batch_));
+    DAEDALUS_ASSIGN_OR_RETURN(
+        b->context_, vk::Context::shared({options.device, options.validation}));
+    DAEDALUS_ASSIGN_OR_RETURN(
+        b->batch_, vk::Batch::create(b->context_, options.wait_timeout_ms));
     b->stager_.emplace(b->context_);
 
     const vk::PhysicalDevice& d = b->context_->physical();
@@ -100,8 +84,7 @@ class VulkanBackend final : public GpuBandBackend {
     b->info_.pipeline_cache_path = b->context_->pipelines().cache_path();
     b->info_.pipeline_cache_bytes_loaded =
         b->context_->pipelines().cache_bytes_loaded();
-    *out = std::move(b);
-    return Status::ok();
+    return b;
   }
 
   // The batch goes first: one still in flight (a band never finished, a
@@ -112,10 +95,8 @@ class VulkanBackend final : public GpuBandBackend {
 
   BackendKind kind() const override { return BackendKind::Gpu; }
 
-  Status deblock(const Frame& whole, const DeblockParams& params) override {
-    if (!deblock_params_valid(params))
-      return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), whole));
+ protected:
+  Status do_deblock(const Frame& whole, const DeblockParams& params) override {
     const bool dct = params.mode == DeblockMode::Dct;
     const Frame frame = deblock_grid_view(whole, params);
     const Clock::time_point t0 = Clock::now();
@@ -175,8 +156,9 @@ class VulkanBackend final : public GpuBandBackend {
     if (scratch_size > 0 &&
         (!deblock_scratch_ || deblock_scratch_->size() < scratch_size)) {
       deblock_scratch_.reset();
-      DAEDALUS_TRY(vk::Buffer::create(
-          context_, scratch_size, vk::MemoryUse::Upload, &deblock_scratch_));
+      DAEDALUS_ASSIGN_OR_RETURN(
+          deblock_scratch_,
+          vk::Buffer::create(context_, scratch_size, vk::MemoryUse::Upload));
     }
 
     DAEDALUS_TRY(start(t0, in_place, int(jobs.size()) - in_place, [&] {
@@ -215,20 +197,21 @@ class VulkanBackend final : public GpuBandBackend {
     return finish_band();
   }
 
-  Status cdef(const Frame& dst, const ConstFrame& src,
-              const CdefParams& params) override {
+  Status do_cdef(const Frame& dst, const ConstFrame& src,
+                 const CdefParams& params) override {
     DAEDALUS_TRY(start_cdef(dst, src, params, cdef_block_rows(src), true));
     return finish_band();
   }
 
-  Status mc(const Frame& dst, const ConstFrame& src,
-            const McParams& params) override {
+  Status do_mc(const Frame& dst, const ConstFrame& src,
+               const McParams& params) override {
     int rows[3] = {};
     for (int p = 0; p < dst.num_planes; p++) rows[p] = dst.planes[p].height;
     DAEDALUS_TRY(start_mc(dst, src, params, rows, true));
     return finish_band();
   }
 
+ public:
   Status start_mc_band(const Frame& dst, const ConstFrame& src,
                        const McParams& params, const int rows[3]) override {
     return start_mc(dst, src, params, rows, false);
@@ -242,9 +225,6 @@ class VulkanBackend final : public GpuBandBackend {
   Status start_deblock_band(const Frame& frame, const DeblockParams& params,
                             vk::DeblockPass pass,
                             const int extent[3]) override {
-    if (!deblock_params_valid(params))
-      return Status::error("deblock parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), deblock_kernel(params.mode), frame));
     const bool dct = params.mode == DeblockMode::Dct;
     const bool rows = pass == vk::DeblockPass::VerticalEdges;
     if (dct && !rows)
@@ -308,13 +288,11 @@ class VulkanBackend final : public GpuBandBackend {
     return Status::ok();
   }
 
-  Status allocate_buffer(size_t size,
-                         std::unique_ptr<GpuBuffer>* out) override {
-    std::unique_ptr<vk::Buffer> buffer;
-    DAEDALUS_TRY(
-        vk::Buffer::create(context_, size, vk::MemoryUse::Upload, &buffer));
-    *out = std::make_unique<VulkanBuffer>(context_, std::move(buffer));
-    return Status::ok();
+  Result<std::unique_ptr<GpuBuffer>> allocate_buffer(size_t size) override {
+    DAEDALUS_ASSIGN_OR_RETURN(
+        std::unique_ptr<vk::Buffer> buffer,
+        vk::Buffer::create(context_, size, vk::MemoryUse::Upload));
+    return std::make_unique<VulkanBuffer>(context_, std::move(buffer));
   }
 
   bool in_device_memory(const ConstFrame& frame) const override {
@@ -337,10 +315,6 @@ class VulkanBackend final : public GpuBandBackend {
   // GPU's band of a hybrid one (`in_place` false: always staged).
   Status start_cdef(const Frame& dst, const ConstFrame& src,
                     const CdefParams& params, int block_rows, bool in_place) {
-    if (!cdef_params_valid(params))
-      return Status::error("CDEF parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), Kernel::Cdef, src));
-    DAEDALUS_TRY(check_same_geometry(dst, src));
     const Clock::time_point t0 = Clock::now();
     if (block_rows <= 0) return no_work();
     // Every plane in one batch: chroma blocks take the direction of their
@@ -376,10 +350,6 @@ class VulkanBackend final : public GpuBandBackend {
   // the GPU's band of a hybrid one (`in_place` false: always staged).
   Status start_mc(const Frame& dst, const ConstFrame& src,
                   const McParams& params, const int rows[3], bool in_place) {
-    if (!mc_params_valid(params))
-      return Status::error("MC parameters out of range");
-    DAEDALUS_TRY(require_computed(kind(), Kernel::Mc, src));
-    DAEDALUS_TRY(check_same_geometry(dst, src));
     const Clock::time_point t0 = Clock::now();
     struct Job {
       int input, output;
@@ -465,9 +435,9 @@ GpuOptions GpuOptions::from_env() {
   return o;
 }
 
-Status create_gpu_backend(const GpuOptions& options,
-                          std::unique_ptr<GpuBackend>* out) {
-  return VulkanBackend::create(options, out);
+Result<std::unique_ptr<GpuBackend>> create_gpu_backend(
+    const GpuOptions& options) {
+  return VulkanBackend::create(options);
 }
 
 }  // namespace daedalus

@@ -10,16 +10,14 @@
 
 namespace daedalus {
 
-// dst and src of cdef/mc: the same planes and sizes.
-Status check_same_geometry(const ConstFrame& dst, const ConstFrame& src);
-
 // Every gpu backend create_gpu_backend() makes is one. Between a start_*
 // call that succeeded and finish_band(), the frames must stay valid, and
 // nobody else may write the band's output or (deblock) the samples it reads;
 // no other frame call may come in between. Extents are per plane (the two
 // planes of interleaved chroma must agree) and clamped to the plane.
 // A band always copies the frame's samples it needs, even from a GpuBuffer:
-// the CPU writes the frame's other rows while the GPU runs.
+// the CPU writes the frame's other rows while the GPU runs. Parameters and
+// frames are those the hybrid backend's front door (Backend) accepted.
 class GpuBandBackend : public GpuBackend {
  public:
   // MC into rows [0, rows[p]) of each plane of dst.

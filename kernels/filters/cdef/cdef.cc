@@ -20,11 +20,14 @@ const int8_t kCdefDirections[8][2][2] = {
 // the luma directions change).
 const uint8_t kCdefDir422[8] = {7, 0, 2, 4, 5, 6, 6, 6};
 
-bool cdef_params_valid(const CdefParams& p) {
-  auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
-  return in(p.pri_strength, 0, 15) && in(p.sec_strength, 0, 4) &&
-         in(p.uv_pri_strength, 0, 15) && in(p.uv_sec_strength, 0, 4) &&
-         in(p.damping, 3, 6);
+Status cdef_params_valid(const CdefParams& p) {
+  return check_ranges("CDEF", {
+                                  {"pri_strength", p.pri_strength, 0, 15},
+                                  {"sec_strength", p.sec_strength, 0, 4},
+                                  {"uv_pri_strength", p.uv_pri_strength, 0, 15},
+                                  {"uv_sec_strength", p.uv_sec_strength, 0, 4},
+                                  {"damping", p.damping, 3, 6},
+                              });
 }
 
 bool cdef_is_noop(const CdefParams& p) {
@@ -43,11 +46,10 @@ int cdef_adjust_strength(int strength, int var) {
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
                 const CdefParams& params, ThreadPool* pool,
                 int first_block_row) {
-  const CdefBlockRowsFn block_rows = cdef_block_rows_fn(dsp, src);
   run_bands(pool, cdef_block_rows(src) - first_block_row, 1,
             [&](int begin, int end) {
-              block_rows(dst, src, params, first_block_row + begin,
-                         first_block_row + end);
+              cdef_filter_rows(dsp, dst, src, params, first_block_row + begin,
+                               first_block_row + end);
             });
 }
 

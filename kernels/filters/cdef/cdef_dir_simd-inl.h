@@ -1,6 +1,6 @@
 // CDEF's direction search for cdef_simd.cc (docs/spec.md, daedaluscdef,
 // "Direction and variance"), which includes it once per Highway target
-// inside its target namespace, after kPitch. Hence no include guard and no
+// inside its target namespace. Hence no include guard and no
 // includes of its own.
 
 template <int kShift, class D, class V>
@@ -98,12 +98,12 @@ HWY_INLINE hn::Vec<D> column_pair(D d, V32 lo, V32 hi) {
 }
 
 // Direction and variance of n staged luma blocks; block j's row i starts at
-// rows + i kPitch + 8 j. Each 128-bit lane holds one row of one block; the
+// rows + i kCdefPitch + 8 j. Each 128-bit lane holds one row of one block; the
 // lines of directions 1, 3 and 2 are those of 7, 5 and 6 on the transposed
 // block.
 template <int kCs>
-void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
-               int* HWY_RESTRICT var) {
+void find_dirs(const uint16_t* HWY_RESTRICT rows, int n,
+               uint8_t* HWY_RESTRICT dir, int* HWY_RESTRICT var) {
   const hn::CappedTag<int16_t, 32> d;
   const hn::RebindToUnsigned<decltype(d)> du;
   const hn::Repartition<int32_t, decltype(d)> d32;
@@ -119,7 +119,7 @@ void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
 
   for (int b = 0; b < n; b += per) {
     auto row = [&](int i) HWY_ATTR {
-      auto v = hn::LoadU(du, rows + i * kPitch + 8 * b);
+      auto v = hn::LoadU(du, rows + i * kCdefPitch + 8 * b);
       if constexpr (kCs > 0) v = hn::ShiftRight<kCs>(v);
       return hn::Sub(hn::BitCast(d, v), bias);
     };
@@ -187,7 +187,7 @@ void find_dirs(const uint16_t* HWY_RESTRICT rows, int n, int* HWY_RESTRICT dir,
       const unsigned code = unsigned((lo_mask >> (4 * j)) & 15) |
                             unsigned(((hi_mask >> (4 * j)) & 15) << 4);
       const int best_dir = std::countr_zero(code);
-      dir[b + j] = best_dir;
+      dir[b + j] = uint8_t(best_dir);
       const int other = cost[(best_dir >> 2) ^ 1][4 * j + (best_dir & 3)];
       var[b + j] = (top[4 * j] - other) >> 10;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <cstring>
 
 #include "daedalus/cdef.h"
 
@@ -17,79 +18,17 @@ int constrain(int diff, int threshold, int shift) {
   return diff < 0 ? -mag : mag;
 }
 
-template <class S>
-void copy_rows(const Plane& dst, const ConstPlane& src, int y_begin,
-               int y_end) {
-  for (int y = y_begin; y < y_end; y++)
-    for (int x = 0; x < src.width; x++)
-      set_sample_value<S>(dst, x, y, sample_value<S>(src, x, y));
-}
-
-int effective_sec(int sec) { return sec == 3 ? 4 : sec; }
-
-template <class S>
-int find_dir(const ConstPlane& plane, int x, int y, int* var);
-template <class S>
-void filter_block(const Plane& dst, const ConstPlane& src, int x, int y, int w,
-                  int h, const CdefBlockParams& params);
-
-// S: the sample type, uint8_t or uint16_t (docs/spec.md "High bit depth":
-// strengths and damping shifted by cs).
-template <class S>
-void cdef_block_rows_ref(const Frame& dst, const ConstFrame& src,
-                         const CdefParams& params, int by_begin, int by_end) {
-  const ConstPlane& luma = src.planes[0];
-  const int sx = src.chroma_shift_x, sy = src.chroma_shift_y;
-  const int cs = src.bit_depth() - 8;
-  const bool want_dir = params.pri_strength > 0 || params.uv_pri_strength > 0;
-  const bool dir422 = sx == 1 && sy == 0;
-  const int sec = effective_sec(params.sec_strength) << cs;
-  const int uv_sec = effective_sec(params.uv_sec_strength) << cs;
-
-  for (int by = by_begin; by < by_end; by++) {
-    const int y0 = 8 * by;
-    copy_rows<S>(dst.planes[0], luma, y0, std::min(y0 + 8, luma.height));
-    for (int p = 1; p < src.num_planes; p++)
-      copy_rows<S>(dst.planes[p], src.planes[p], y0 >> sy,
-                   std::min((y0 + 8) >> sy, src.planes[p].height));
-    if (y0 + 8 > luma.height) continue;
-
-    for (int x0 = 0; x0 + 8 <= luma.width; x0 += 8) {
-      int dir = 0, var = 0;
-      if (want_dir) dir = find_dir<S>(luma, x0, y0, &var);
-
-      const CdefBlockParams yp = {
-          cdef_adjust_strength(params.pri_strength << cs, var), sec,
-          params.pri_strength > 0 ? dir : 0, params.damping + cs};
-      if (yp.pri || yp.sec)
-        filter_block<S>(dst.planes[0], luma, x0, y0, 8, 8, yp);
-
-      if (src.num_planes == 1) continue;
-      const int uv_dir = dir422 ? kCdefDir422[dir] : dir;
-      const CdefBlockParams uvp = {params.uv_pri_strength << cs, uv_sec,
-                                   params.uv_pri_strength > 0 ? uv_dir : 0,
-                                   params.damping - 1 + cs};
-      if (!uvp.pri && !uvp.sec) continue;
-      const int cx = x0 >> sx, cy = y0 >> sy, cw = 8 >> sx, ch = 8 >> sy;
-      for (int p = 1; p < src.num_planes; p++) {
-        const ConstPlane& c = src.planes[p];
-        if (cx + cw <= c.width && cy + ch <= c.height)
-          filter_block<S>(dst.planes[p], c, cx, cy, cw, ch, uvp);
-      }
-    }
-  }
-}
-
-template <class S>
-int find_dir(const ConstPlane& plane, int x, int y, int* var) {
-  const int cs = plane.bit_depth - 8;
+// The direction search on the samples px(i, j) (row i, column j) of an 8x8
+// block, their top 8 bits.
+template <class Px>
+int find_dir(Px px, int* var) {
   // Line sums of the block along each direction; line n of direction d holds
   // count(d, n) samples, and cost(d) = sum over lines of 840 * sum^2 / count.
   static const int kDiv[9] = {0, 840, 420, 280, 210, 168, 140, 120, 105};
   int partial[8][15] = {};
   for (int i = 0; i < 8; i++) {
     for (int j = 0; j < 8; j++) {
-      const int v = (sample_value<S>(plane, x + j, y + i) >> cs) - 128;
+      const int v = px(i, j) - 128;
       partial[0][i + j] += v;
       partial[1][i + j / 2] += v;
       partial[2][i] += v;
@@ -129,10 +68,13 @@ int find_dir(const ConstPlane& plane, int x, int y, int* var) {
   return best_dir;
 }
 
-template <class S>
-void filter_block(const Plane& dst, const ConstPlane& src, int x, int y, int w,
-                  int h, const CdefBlockParams& params) {
-  const int parity = (params.pri >> (src.bit_depth - 8)) & 1;
+// Filters the w x h block of the samples at(i, j) (row i, column j of the
+// block; -1 where unavailable: outside the plane) of bit depth 8 + cs,
+// writing them with put(i, j, value).
+template <class At, class Put>
+void filter_block(At at, Put put, int w, int h, int cs,
+                  const CdefBlockParams& params) {
+  const int parity = (params.pri >> cs) & 1;
   const int pri_taps[2] = {4 - parity, ((4 - parity) & 3) | 2};
   const int sec_taps[2] = {2, 1};
   const int pri_shift =
@@ -140,16 +82,15 @@ void filter_block(const Plane& dst, const ConstPlane& src, int x, int y, int w,
   const int sec_shift =
       params.sec ? std::max(0, params.damping - floor_log2(params.sec)) : 0;
 
-  for (int i = y; i < y + h; i++) {
-    for (int j = x; j < x + w; j++) {
-      const int px = sample_value<S>(src, j, i);
+  for (int i = 0; i < h; i++) {
+    for (int j = 0; j < w; j++) {
+      const int px = at(i, j);
       int sum = 0, lo = px, hi = px;
       auto tap = [&](int dir, int k, int sign, int strength, int shift,
                      int weight) {
-        const int ty = i + sign * kCdefDirections[dir][k][0];
-        const int tx = j + sign * kCdefDirections[dir][k][1];
-        if (tx < 0 || ty < 0 || tx >= src.width || ty >= src.height) return;
-        const int v = sample_value<S>(src, tx, ty);
+        const int v = at(i + sign * kCdefDirections[dir][k][0],
+                         j + sign * kCdefDirections[dir][k][1]);
+        if (v < 0) return;
         sum += weight * constrain(v - px, strength, shift);
         lo = std::min(lo, v);
         hi = std::max(hi, v);
@@ -166,30 +107,87 @@ void filter_block(const Plane& dst, const ConstPlane& src, int x, int y, int w,
           }
         }
       }
-      set_sample_value<S>(
-          dst, j, i, std::clamp(px + ((8 + sum - (sum < 0)) >> 4), lo, hi));
+      put(i, j, std::clamp(px + ((8 + sum - (sum < 0)) >> 4), lo, hi));
     }
   }
+}
+
+// ------------------------------------------- the leaves on staged samples
+
+template <class S>
+void stage(const ConstPlane& p, int x, int y, int n, int rows, int pitch,
+           uint16_t* out) {
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < n; c++) {
+      const bool in =
+          x + c >= 0 && x + c < p.width && y + r >= 0 && y + r < p.height;
+      out[r * pitch + c] =
+          in ? uint16_t(sample_value<S>(p, x + c, y + r)) : kCdefUnavailable;
+    }
+}
+
+template <int kCs>
+void find_dirs(const uint16_t* rows, int n, uint8_t* dir, int* var) {
+  for (int b = 0; b < n; b++)
+    dir[b] = uint8_t(find_dir(
+        [&](int i, int j) { return rows[i * kCdefPitch + 8 * b + j] >> kCs; },
+        &var[b]));
+}
+
+template <class S, int kW, int kH, int kPlanes>
+void filter_staged(const CdefBlocks& b) {
+  constexpr int kCs = sizeof(S) == 1 ? 0 : 2;
+  for (int k = 0; k < b.n; k++)
+    for (int p = 0; p < kPlanes; p++) {
+      const uint16_t* src = b.src[p] + kW * k;
+      uint8_t* dst = b.dst[p] + ptrdiff_t(kW) * k * b.step[p];
+      auto at = [&](int i, int j) {
+        const uint16_t v = src[i * b.pitch + j];
+        return v == kCdefUnavailable ? -1 : int(v);
+      };
+      auto put = [&](int i, int j, int v) {
+        const S sample = S(v << (sizeof(S) == 1 ? 0 : b.lsb));
+        std::memcpy(dst + i * b.stride[p] + j * b.step[p], &sample, sizeof(S));
+      };
+      filter_block(at, put, kW, kH, kCs,
+                   {b.pri[k], b.sec, b.dir[k], b.damping});
+    }
+}
+
+template <class S>
+constexpr CdefLeaves leaves() {
+  constexpr int kCs = sizeof(S) == 1 ? 0 : 2;
+  CdefLeaves l;
+  l.stage = stage<S>;
+  l.find_dirs = find_dirs<kCs>;
+  l.filter[kCdef8x8] = filter_staged<S, 8, 8, 1>;
+  l.filter[kCdef4x8Pair] = filter_staged<S, 4, 8, 2>;
+  l.filter[kCdef4x4Pair] = filter_staged<S, 4, 4, 2>;
+  return l;
 }
 
 }  // namespace
 
 int cdef_find_dir_ref(const ConstPlane& plane, int x, int y, int* var) {
-  return plane.bit_depth > 8 ? find_dir<uint16_t>(plane, x, y, var)
-                             : find_dir<uint8_t>(plane, x, y, var);
+  const int cs = plane.bit_depth - 8;
+  return find_dir(
+      [&](int i, int j) { return value_at(plane, x + j, y + i) >> cs; }, var);
 }
 
 void cdef_filter_block_ref(const Plane& dst, const ConstPlane& src, int x,
                            int y, int w, int h, const CdefBlockParams& params) {
-  if (src.bit_depth > 8)
-    filter_block<uint16_t>(dst, src, x, y, w, h, params);
-  else
-    filter_block<uint8_t>(dst, src, x, y, w, h, params);
+  auto at = [&](int i, int j) {
+    const int tx = x + j, ty = y + i;
+    if (tx < 0 || ty < 0 || tx >= src.width || ty >= src.height) return -1;
+    return value_at(src, tx, ty);
+  };
+  auto put = [&](int i, int j, int v) { set_value_at(dst, x + j, y + i, v); };
+  filter_block(at, put, w, h, src.bit_depth - 8, params);
 }
 
 void cdef_dsp_init_ref(CdefDsp* dsp) {
-  dsp->block_rows = cdef_block_rows_ref<uint8_t>;
-  dsp->block_rows_hbd = cdef_block_rows_ref<uint16_t>;
+  dsp->bd8 = leaves<uint8_t>();
+  dsp->bd10 = leaves<uint16_t>();
 }
 
 }  // namespace daedalus

@@ -1,16 +1,17 @@
-// The Highway implementation of the CDEF block-rows entry (docs/spec.md,
-// daedaluscdef), bit-exact with cdef_ref.cc.
+// The Highway implementations of CDEF's leaves (daedalus/cdef.h: staging,
+// direction search, block filters), which cdef_apply.cc's frame loop drives;
+// bit-exact with cdef_ref.cc.
 //
-// A block row is worked on in chunks of up to kChunk blocks. The samples a
-// chunk's taps can reach are staged as 16 bits, those outside the plane as
-// kUnavailable. The direction search runs on one block per 128-bit lane. For
-// the filter, each block (and one on either side) is laid out as its rows
-// [-2, rows + 2), one row per 128 bits: a luma row of 8, or the same chroma
-// row of U and V interleaved (4 + 4, 4:2:0 and 4:2:2). A vector then holds
-// whole rows of one block, and a tap is one load when dx = 0, otherwise two
-// (the block and its neighbour) and a byte shift within 128-bit lanes, which
-// is why the filter is compiled once per direction (and per tap kind). The
-// blocks of a chunk are filtered grouped by that function.
+// The frame loop stages a chunk of up to kCdefChunk blocks of a block row as
+// 16 bits, samples outside the plane as kCdefUnavailable. The direction
+// search runs on one block per 128-bit lane. For the filter, each block (and
+// one on either side) is laid out as its rows [-2, rows + 2), one row per
+// 128 bits: a luma row of 8, or the same chroma row of U and V interleaved
+// (4 + 4, 4:2:0 and 4:2:2). A vector then holds whole rows of one block, and
+// a tap is one load when dx = 0, otherwise two (the block and its neighbour)
+// and a byte shift within 128-bit lanes, which is why the filter is compiled
+// once per direction (and per tap kind). The blocks of a chunk are filtered
+// grouped by that function.
 //
 // The direction search is in cdef_dir_simd-inl.h.
 //
@@ -41,34 +42,20 @@ namespace {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET == HWY_SCALAR
-// Everything below works on 128-bit lanes, which SCALAR lacks; the reference
-// is its rung.
-void CdefBlockRows(const Frame& dst, const ConstFrame& src,
-                   const CdefParams& params, int by_begin, int by_end) {
-  CdefDsp ref;
-  cdef_dsp_init_ref(&ref);
-  ref.block_rows(dst, src, params, by_begin, by_end);
-}
-
-void CdefBlockRowsHbd(const Frame& dst, const ConstFrame& src,
-                      const CdefParams& params, int by_begin, int by_end) {
-  CdefDsp ref;
-  cdef_dsp_init_ref(&ref);
-  ref.block_rows_hbd(dst, src, params, by_begin, by_end);
-}
+// Everything below works on 128-bit lanes, which SCALAR lacks: the
+// reference's leaves stay in its place.
+void CdefInit(CdefDsp*) {}
 #else
 
-// An unavailable tap holds 0x8000: the least int16 (signed max ignores it) and
-// above every sample as uint16 (unsigned min ignores it). Its distance to any
-// sample is 0x8000 - px >= 0x7C01 as uint16 (px <= 1023), and 0x7C01 >> 8 =
-// 124 exceeds every strength (<= 15, 60 at 10 bits), so constrain() gives 0
-// for every shift <= 8 (damping <= 6 + 2 minus floor(log2(strength)) >= 0).
-constexpr uint16_t kUnavailable = 0x8000;
+// An unavailable tap holds kCdefUnavailable, 0x8000: the least int16 (signed
+// max ignores it) and above every sample as uint16 (unsigned min ignores it).
+// Its distance to any sample is 0x8000 - px >= 0x7C01 as uint16 (px <= 1023),
+// and 0x7C01 >> 8 = 124 exceeds every strength (<= 15, 60 at 10 bits), so
+// constrain() gives 0 for every shift <= 8 (damping <= 6 + 2 minus
+// floor(log2(strength)) >= 0).
+static_assert(kCdefUnavailable == 0x8000);
 
-constexpr int kChunk = 64;  // blocks staged at once
-// Staged row pitch: a block on either side of 8 kChunk samples, and what
-// lay_out and lay_out_pair read past them.
-constexpr int kPitch = 8 * kChunk + 64;
+constexpr int kChunk = kCdefChunk;
 constexpr int kMaxRows = 12;  // 8 block rows and 2 each side
 // Laid-out blocks: the chunk, one either side, and what lay_out_pair writes
 // past them.
@@ -172,18 +159,18 @@ void widen_row(const ConstPlane& p, int y, int xa, int xb,
 }
 
 // Columns [x, x + n) of rows [y, y + rows) of `p`, row r at out + r pitch,
-// samples outside the plane as kUnavailable.
+// samples outside the plane as kCdefUnavailable.
 template <class S>
 void stage(const ConstPlane& p, int x, int y, int n, int rows, int pitch,
            uint16_t* HWY_RESTRICT out) {
   const int xa = std::clamp(x, 0, p.width), xb = std::clamp(x + n, 0, p.width);
   for (int r = 0; r < rows; r++, out += pitch) {
     if (y + r < 0 || y + r >= p.height || xa >= xb) {
-      std::fill(out, out + n, kUnavailable);
+      std::fill(out, out + n, kCdefUnavailable);
       continue;
     }
-    std::fill(out, out + (xa - x), kUnavailable);
-    std::fill(out + (xb - x), out + n, kUnavailable);
+    std::fill(out, out + (xa - x), kCdefUnavailable);
+    std::fill(out + (xb - x), out + n, kCdefUnavailable);
     widen_row<S>(p, y + r, xa, xb, out + (xa - x));
   }
 }
@@ -322,15 +309,17 @@ HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
 // U and of V for an interleaved pair).
 struct Job {
   const uint16_t* blk;
-  const Strength* s;
+  int pri;
   uint8_t* out[2];
 };
 
-// The destination planes of a run of jobs (lsb: of 16-bit samples).
+// The destination planes of a run of jobs (lsb: of 16-bit samples), and
+// their secondary strength and damping.
 struct Sink {
   ptrdiff_t stride[2];
   int step[2];
   int lsb = 0;
+  int sec = 0, damping = 0;
 };
 
 // Rows of kW samples of type S from v (rows of kW) to o.
@@ -396,7 +385,8 @@ HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
   const DU d;
   const hn::RebindToSigned<DU> di;
   const int N = int(hn::Lanes(d));
-  const Strength& s = *job.s;
+  const Strength s =
+      make_strength(job.pri, sink.sec, sink.damping, sizeof(S) == 1 ? 0 : 2);
   const auto pri = hn::Set(d, uint16_t(s.pri));
   const auto sec = hn::Set(d, uint16_t(s.sec));
   const auto w0 = hn::Set(di, int16_t(s.w0)), w1 = hn::Set(di, int16_t(s.w1));
@@ -444,23 +434,20 @@ void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
 }
 
 using FilterFn = void (*)(const Job*, int, const Sink&);
-// [variant: both, primary only, secondary only][direction]
-using FilterTable = std::array<std::array<FilterFn, 8>, 3>;
+// [variant: both, primary only, secondary only, neither (a copy)][direction]
+using FilterTable = std::array<std::array<FilterFn, 8>, 4>;
 
 template <int kColBytes, int kRows, class S, size_t... kDir>
 constexpr FilterTable filter_table(std::index_sequence<kDir...>) {
   return {{{&filter_blocks<int(kDir), true, true, kColBytes, kRows, S>...},
            {&filter_blocks<int(kDir), true, false, kColBytes, kRows, S>...},
-           {&filter_blocks<int(kDir), false, true, kColBytes, kRows, S>...}}};
+           {&filter_blocks<int(kDir), false, true, kColBytes, kRows, S>...},
+           {&filter_blocks<int(kDir), false, false, kColBytes, kRows, S>...}}};
 }
 
 // The filter function of a block, as an index into a FilterTable (variant
-// times 8 plus direction), or kCopy.
+// times 8 plus direction); kCopy for neither kind of tap.
 constexpr uint8_t kCopy = 24;
-uint8_t filter_key(const Strength& s, int dir) {
-  if (!s.pri && !s.sec) return kCopy;
-  return uint8_t(8 * (s.pri ? (s.sec ? 0 : 1) : 2) + dir);
-}
 
 // Calls f(k, blocks) for each key k <= kCopy in key[0..kChunk), with the bit
 // mask of the blocks that have it: blocks are filtered grouped by key, one
@@ -487,57 +474,7 @@ void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
   }
 }
 
-// ------------------------------------------------------ copies, prefetches
-
-// Rows [y, y + rows) of p (those in the plane).
-void prefetch_rows(const ConstPlane& p, int y, int rows) {
-  for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
-    for (int c = 0; c < p.width * p.step; c += 64) hwy::Prefetch(p.row(r) + c);
-}
-
-// copy_rect of 16-bit samples (of the same layout in dst and src): the
-// value bits of each word, the others 0.
-void copy_words(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
-                int y1) {
-  const DU d;
-  const int N = int(hn::Lanes(d)), n = x1 - x0;
-  const uint16_t bits = uint16_t(src.max_value() << src.lsb);
-  const auto mask = hn::Set(d, bits);
-  for (int y = y0; y < y1; y++) {
-    int i = 0;
-    if (src.step == 2 && dst.step == 2) {
-      const uint16_t* s = reinterpret_cast<const uint16_t*>(&src.at(x0, y));
-      uint16_t* o = reinterpret_cast<uint16_t*>(&dst.at(x0, y));
-      for (; i + N <= n; i += N)
-        hn::StoreU(hn::And(hn::LoadU(d, s + i), mask), d, o + i);
-    }
-    for (; i < n; i++) {
-      uint16_t w;
-      std::memcpy(&w, &src.at(x0 + i, y), 2);
-      w &= bits;
-      std::memcpy(&dst.at(x0 + i, y), &w, 2);
-    }
-  }
-}
-
-template <class S>
-void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
-               int y1) {
-  if (x0 >= x1) return;
-  if constexpr (sizeof(S) == 2) {
-    copy_words(dst, src, x0, x1, y0, y1);
-    return;
-  }
-  for (int y = y0; y < y1; y++) {
-    if (src.step == 1 && dst.step == 1) {
-      std::memcpy(&dst.at(x0, y), &src.at(x0, y), size_t(x1 - x0));
-    } else {
-      for (int x = x0; x < x1; x++) dst.at(x, y) = src.at(x, y);
-    }
-  }
-}
-
-// ---------------------------------------------------------------- the rows
+// ------------------------------------------------------------ the leaves
 
 // The filter functions of samples of type S.
 template <class S>
@@ -550,219 +487,65 @@ struct Tables {
       filter_table<4, 8, S>(std::make_index_sequence<8>());
 };
 
-// A band's frame-wide constants and scratch space, for samples of type S.
-template <class S>
-struct Band {
-  static constexpr int kCs = sizeof(S) == 1 ? 0 : 2;  // bit depth - 8
-
-  Band(const Frame& dst_, const ConstFrame& src_, const CdefParams& params_)
-      : dst(dst_), src(src_), params(params_) {
-    for (int pri = 0; pri < (16 << kCs); pri++)
-      luma_str[pri] =
-          make_strength(pri, effective_sec(params.sec_strength) << kCs,
-                        params.damping + kCs, kCs);
-  }
-
-  const Frame& dst;
-  const ConstFrame& src;
-  const CdefParams& params;
-  const int nb = src.planes[0].width / 8;
-  const int sy = src.chroma_shift_y;
-  const int cw = 8 >> src.chroma_shift_x, ch = 8 >> sy;
-  // 4:4:4 chroma planes are filtered one at a time like luma, others as
-  // pairs.
-  const FilterTable& luma_table = Tables<S>::kLuma;
-  const FilterTable& uv_table =
-      cw == 8 ? Tables<S>::kLuma
-              : (ch == 8 ? Tables<S>::kPair422 : Tables<S>::kPair420);
-  // By the adjusted primary strength.
-  Strength luma_str[16 << kCs];
-  const Strength uv_str =
-      make_strength(params.uv_pri_strength << kCs,
-                    effective_sec(params.uv_sec_strength) << kCs,
-                    params.damping - 1 + kCs, kCs);
-  const bool uv_on = src.num_planes == 3 && (uv_str.pri || uv_str.sec);
-  const int lsb = src.planes[0].lsb;
-
-  // Luma, a 4:4:4 chroma plane, or U and V at half the pitch.
-  alignas(64) uint16_t staged[kMaxRows * kPitch] = {};
-  uint16_t* const staged_v = staged + kMaxRows * kPitch / 2;
+// CdefFilterFn of blocks of kRows rows, of one plane (kPair false: 8 wide)
+// or of U and V interleaved (4 wide each): lays the staged blocks out and
+// filters them grouped by filter function.
+template <class S, bool kPair, int kRows>
+void filter(const CdefBlocks& b) {
+  constexpr int kW = kPair ? 4 : 8, kBlock = (kRows + 4) * 8;
+  constexpr const FilterTable& table =
+      kPair ? (kRows == 8 ? Tables<S>::kPair422 : Tables<S>::kPair420)
+            : Tables<S>::kLuma;
   alignas(64) uint16_t laid[kMaxLaidOut];
-  int dir[kChunk] = {}, var[kChunk] = {};
+  const ptrdiff_t corner = 2 * ptrdiff_t(b.pitch) + kW;  // of the left block
+  if constexpr (kPair)
+    lay_out_pair(b.src[0] - corner, b.src[1] - corner, b.pitch, kRows + 4,
+                 b.n + 2, laid);
+  else
+    lay_out(b.src[0] - corner, b.pitch, kRows + 4, b.n + 2, laid);
+
+  // Keys of the blocks with and without primary taps (63: no block).
   alignas(64) uint8_t key[kChunk];
-  const Strength* str[kChunk];
+  const int with = b.sec ? 0 : 8, without = b.sec ? 16 : kCopy;
+  for (int j = 0; j < b.n; j++)
+    key[j] =
+        uint8_t(b.pri[j] ? with + b.dir[j] : without + (b.sec ? b.dir[j] : 0));
+  std::fill(key + std::clamp(b.n, 0, kChunk), key + kChunk, 63);
+  const Sink sink = {{b.stride[0], b.stride[1]},
+                     {b.step[0], b.step[1]},
+                     b.lsb,
+                     b.sec,
+                     b.damping};
   Job jobs[kChunk];
-};
-
-// Iterates over the set bits of a block mask.
-template <class F>
-HWY_INLINE void for_each_bit(uint64_t bits, F f) {
-  for (; bits; bits &= bits - 1) f(std::countr_zero(bits));
-}
-
-// Filters blocks [b0, b0 + n) of plane p (luma or 4:4:4 chroma) at row y,
-// laid out, by w.key with strengths w.str (kCopy: copied).
-template <class S>
-void filter_plane(Band<S>& w, int p, int y, int b0, int n) {
-  const ConstPlane& src = w.src.planes[p];
-  const Plane& dst = w.dst.planes[p];
-  for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
+  for_each_key(key, [&](int k, uint64_t blocks) HWY_ATTR {
     int count = 0;
-    for_each_bit(blocks, [&](int j) HWY_ATTR {
-      const int x = 8 * (b0 + j);
-      if (j >= n) return;
-      if (k == kCopy)
-        copy_rect<S>(dst, src, x, x + 8, y, y + 8);
-      else
-        w.jobs[count++] = {w.laid + (j + 1) * 96, w.str[j], {&dst.at(x, y)}};
-    });
-    if (count)
-      w.luma_table[k >> 3][k & 7](w.jobs, count,
-                                  {{dst.stride}, {dst.step}, w.lsb});
-  });
-}
-
-// Luma blocks [b0, b0 + n) of the block row at y0: the direction search and
-// the filter.
-template <class S>
-void luma_chunk(Band<S>& w, int y0, int b0, int n) {
-  const int pri = w.params.pri_strength;
-  // Blocks b0 - 1 to b0 + n (the outer ones for the taps).
-  stage<S>(w.src.planes[0], 8 * b0 - 8, y0 - 2, 8 * n + 16, 12, kPitch,
-           w.staged);
-  if (pri > 0 || w.params.uv_pri_strength > 0)
-    find_dirs<Band<S>::kCs>(w.staged + 2 * kPitch + 8, n, w.dir, w.var);
-  lay_out(w.staged, kPitch, 12, n + 2, w.laid);
-  std::fill(w.key + n, w.key + kChunk, 63);
-  for (int j = 0; j < n; j++) {
-    w.str[j] = &w.luma_str[cdef_adjust_strength(pri << w.kCs, w.var[j])];
-    w.key[j] = filter_key(*w.str[j], pri > 0 ? w.dir[j] : 0);
-  }
-  filter_plane(w, 0, y0, b0, n);
-}
-
-// The chroma blocks [b0, b0 + n) of the block row at chroma row cy0 (after
-// luma_chunk: its directions), those from uv_blocks[p] on outside plane p.
-template <class S>
-void chroma_chunk(Band<S>& w, int cy0, int b0, int n, const int* uv_blocks) {
-  std::fill(w.key + n, w.key + kChunk, 63);
-  for (int j = 0; j < n; j++) {
-    int d = 0;
-    if (w.params.uv_pri_strength > 0) {
-      const bool dir422 = w.cw == 4 && w.ch == 8;
-      d = dir422 ? int(kCdefDir422[w.dir[j]]) : w.dir[j];
+    for (; blocks; blocks &= blocks - 1) {
+      const int j = std::countr_zero(blocks);
+      jobs[count++] = {
+          laid + (j + 1) * kBlock,
+          b.pri[j],
+          {b.dst[0] + ptrdiff_t(kW) * j * b.step[0],
+           kPair ? b.dst[1] + ptrdiff_t(kW) * j * b.step[1] : nullptr}};
     }
-    w.key[j] = filter_key(w.uv_str, d);
-    w.str[j] = &w.uv_str;
-  }
-  if (w.cw == 8) {
-    for (int p = 1; p < 3; p++) {
-      if (b0 >= uv_blocks[p]) continue;
-      stage<S>(w.src.planes[p], 8 * b0 - 8, cy0 - 2, 8 * n + 16, 12, kPitch,
-               w.staged);
-      lay_out(w.staged, kPitch, 12, n + 2, w.laid);
-      filter_plane(w, p, cy0, b0, std::min(n, uv_blocks[p] - b0));
-    }
-    return;
-  }
-  stage<S>(w.src.planes[1], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
-           kPitch / 2, w.staged);
-  stage<S>(w.src.planes[2], 4 * b0 - 4, cy0 - 2, 4 * n + 8, w.ch + 4,
-           kPitch / 2, w.staged_v);
-  lay_out_pair(w.staged, w.staged_v, kPitch / 2, w.ch + 4, n + 2, w.laid);
-  const Plane& u = w.dst.planes[1];
-  const Plane& v = w.dst.planes[2];
-  const Sink sink = {{u.stride, v.stride}, {u.step, v.step}, w.lsb};
-  // Blocks outside one of the planes are filtered into `spill` (rows of 4
-  // of U, then of V) and copied to the other plane from there.
-  const int both = std::min(uv_blocks[1], uv_blocks[2]) - b0;
-  S spill[kChunk][2][32];
-  int spilled_blocks[kChunk];
-  for_each_key(w.key, [&](int k, uint64_t blocks) HWY_ATTR {
-    int count = 0, spilled = 0;
-    for_each_bit(blocks, [&](int j) HWY_ATTR {
-      const int b = b0 + j;
-      const uint16_t* blk = w.laid + (j + 1) * (w.ch + 4) * 8;
-      if (j < both) {
-        w.jobs[count++] = {
-            blk, &w.uv_str, {&u.at(4 * b, cy0), &v.at(4 * b, cy0)}};
-      } else {
-        w.jobs[kChunk - 1 - spilled] = {
-            blk,
-            &w.uv_str,
-            {reinterpret_cast<uint8_t*>(spill[spilled][0]),
-             reinterpret_cast<uint8_t*>(spill[spilled][1])}};
-        spilled_blocks[spilled++] = b;
-      }
-    });
-    const FilterFn fn = w.uv_table[k >> 3][k & 7];
-    if (count) fn(w.jobs, count, sink);
-    if (!spilled) return;
-    constexpr int kSize = int(sizeof(S));
-    fn(w.jobs + kChunk - spilled, spilled,
-       {{4 * kSize, 4 * kSize}, {kSize, kSize}, w.lsb});
-    for (int i = 0; i < spilled; i++)
-      for (int p = 1; p < 3; p++) {
-        const Plane& dst = w.dst.planes[p];
-        const int b = spilled_blocks[i];
-        if (b < uv_blocks[p])
-          put_rows<4>(spill[i][p - 1], w.ch, &dst.at(4 * b, cy0), dst.stride,
-                      dst.step);
-      }
+    table[k >> 3][k & 7](jobs, count, sink);
   });
 }
 
 template <class S>
-void block_rows(const Frame& dst, const ConstFrame& src,
-                const CdefParams& params, int by_begin, int by_end) {
-  Band<S> w(dst, src, params);
-  const ConstPlane& luma = src.planes[0];
-  for (int by = by_begin; by < by_end; by++) {
-    const int y0 = 8 * by, cy0 = y0 >> w.sy;
-    const bool full = y0 + 8 <= luma.height;
-    // Chroma blocks [0, uv_blocks[p]) of this row are filtered.
-    int uv_blocks[3] = {0, 0, 0};
-    for (int p = 1; w.uv_on && full && p < 3; p++)
-      if (cy0 + w.ch <= src.planes[p].height)
-        uv_blocks[p] = std::min(w.nb, src.planes[p].width / w.cw);
-    const int uv_any = std::max(uv_blocks[1], uv_blocks[2]);
-    // The rows the next block row reads first and writes.
-    if (by + 1 < by_end) {
-      for (int p = 0; p < src.num_planes; p++) {
-        const int py = p ? w.sy : 0;
-        const int y = (y0 + 8) >> py, h = 8 >> py;
-        prefetch_rows(src.planes[p], y + 2, h);
-        prefetch_rows(dst.planes[p], y, h);
-      }
-    }
-
-    for (int b0 = 0; full && b0 < w.nb; b0 += kChunk) {
-      const int n = std::min(kChunk, w.nb - b0);
-      luma_chunk(w, y0, b0, n);
-      if (b0 < uv_any)
-        chroma_chunk(w, cy0, b0, std::min(n, uv_any - b0), uv_blocks);
-    }
-
-    // What is left unfiltered: a partial block row, the columns right of
-    // the last block, chroma blocks outside their plane.
-    copy_rect<S>(dst.planes[0], luma, full ? 8 * w.nb : 0, luma.width, y0,
-                 std::min(y0 + 8, luma.height));
-    for (int p = 1; p < src.num_planes; p++) {
-      const ConstPlane& c = src.planes[p];
-      copy_rect<S>(dst.planes[p], c, w.cw * uv_blocks[p], c.width, cy0,
-                   std::min(cy0 + w.ch, c.height));
-    }
-  }
+CdefLeaves leaves() {
+  constexpr int kCs = sizeof(S) == 1 ? 0 : 2;
+  CdefLeaves l;
+  l.stage = stage<S>;
+  l.find_dirs = find_dirs<kCs>;
+  l.filter[kCdef8x8] = filter<S, false, 8>;
+  l.filter[kCdef4x8Pair] = filter<S, true, 8>;
+  l.filter[kCdef4x4Pair] = filter<S, true, 4>;
+  return l;
 }
 
-void CdefBlockRows(const Frame& dst, const ConstFrame& src,
-                   const CdefParams& params, int by_begin, int by_end) {
-  block_rows<uint8_t>(dst, src, params, by_begin, by_end);
-}
-
-void CdefBlockRowsHbd(const Frame& dst, const ConstFrame& src,
-                      const CdefParams& params, int by_begin, int by_end) {
-  block_rows<uint16_t>(dst, src, params, by_begin, by_end);
+void CdefInit(CdefDsp* dsp) {
+  dsp->bd8 = leaves<uint8_t>();
+  dsp->bd10 = leaves<uint16_t>();
 }
 
 #endif  // HWY_TARGET == HWY_SCALAR
@@ -775,12 +558,10 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace daedalus {
 
-HWY_EXPORT(CdefBlockRows);
-HWY_EXPORT(CdefBlockRowsHbd);
+HWY_EXPORT(CdefInit);
 
 void cdef_dsp_init_simd(CdefDsp* dsp) {
-  dsp->block_rows = simd_dispatch(HWY_DISPATCH_TABLE(CdefBlockRows));
-  dsp->block_rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(CdefBlockRowsHbd));
+  simd_dispatch(HWY_DISPATCH_TABLE(CdefInit))(dsp);
 }
 
 }  // namespace daedalus

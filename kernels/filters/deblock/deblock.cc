@@ -63,20 +63,33 @@ void dct_shift(int n, int k, int* sx, int* sy) {
   *sy = b;
 }
 
-bool deblock_params_valid(const DeblockParams& params) {
-  auto in = [](int v, int lo, int hi) { return v >= lo && v <= hi; };
+Status deblock_params_valid(const DeblockParams& params) {
+  DAEDALUS_TRY(check_ranges("deblock",
+                            {
+                                {"qp", params.qp, 0, 51},
+                                {"alpha_offset", params.alpha_offset, -12, 12},
+                                {"beta_offset", params.beta_offset, -12, 12},
+                                {"chroma_qp_offset", params.chroma_qp_offset,
+                                 kChromaQpOffsetMin, kChromaQpOffsetMax},
+                                {"bs", params.bs, 1, 4},
+                                {"grid_x", params.grid_x, 0, 15},
+                                {"grid_y", params.grid_y, 0, 15},
+                                {"filter_level", params.filter_level, 0, 63},
+                                {"sharpness", params.sharpness, 0, 7},
+                            }));
+  const int b = params.block_size;
+  if (b != 4 && b != 8 && b != 16)
+    return bad_parameter("deblock", "block_size", std::to_string(b),
+                         "is not 4, 8 or 16");
   const int n = params.shifts;
-  return (params.mode == DeblockMode::H264 || params.mode == DeblockMode::Vp9 ||
-          params.mode == DeblockMode::Dct) &&
-         n >= 1 && n <= 64 && (n & (n - 1)) == 0 &&
-         in(params.filter_level, 0, 63) && in(params.sharpness, 0, 7) &&
-         in(params.qp, 0, 51) && in(params.alpha_offset, -12, 12) &&
-         in(params.beta_offset, -12, 12) &&
-         in(params.chroma_qp_offset, kChromaQpOffsetMin, kChromaQpOffsetMax) &&
-         in(params.bs, 1, 4) &&
-         (params.block_size == 4 || params.block_size == 8 ||
-          params.block_size == 16) &&
-         in(params.grid_x, 0, 15) && in(params.grid_y, 0, 15);
+  if (n < 1 || n > 64 || (n & (n - 1)) != 0)
+    return bad_parameter("deblock", "shifts", std::to_string(n),
+                         "is not 1, 2, 4, 8, 16, 32 or 64");
+  const int mode = int(params.mode);
+  if (mode < int(DeblockMode::H264) || mode > int(DeblockMode::Dct))
+    return bad_parameter("deblock", "mode", std::to_string(mode),
+                         "is not h264, vp9 or dct");
+  return Status::ok();
 }
 
 int deblock_grid_block(const DeblockParams& params) {

@@ -6,6 +6,8 @@
 #endif
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace daedalus {
 
@@ -73,16 +75,27 @@ const int16_t kVp9Filters[3][16][8] = {
 
 namespace {
 
-bool shift_valid(double d) {
-  return std::isfinite(d) && std::fabs(d) <= kMcMaxShift;
+// Ok when |d| <= kMcMaxShift (NaN is not).
+Status check_shift(std::string_view field, double d) {
+  if (std::isfinite(d) && std::fabs(d) <= kMcMaxShift) return Status::ok();
+  char value[32];
+  std::snprintf(value, sizeof value, "%g", d);
+  const int max = int(kMcMaxShift);
+  return bad_parameter(
+      "MC", field, value,
+      "out of range " + std::to_string(-max) + ".." + std::to_string(max));
 }
 
 }  // namespace
 
-bool mc_params_valid(const McParams& params) {
+Status mc_params_valid(const McParams& params) {
+  DAEDALUS_TRY(check_shift("dx", params.dx));
+  DAEDALUS_TRY(check_shift("dy", params.dy));
   const int filter = static_cast<int>(params.filter);
-  return shift_valid(params.dx) && shift_valid(params.dy) && filter >= 0 &&
-         filter <= static_cast<int>(McFilter::Bilinear);
+  if (filter < 0 || filter > static_cast<int>(McFilter::Bilinear))
+    return bad_parameter("MC", "filter", std::to_string(filter),
+                         "is not regular, sharp, smooth or bilinear");
+  return Status::ok();
 }
 
 // d * 16 / 2^s is exact in double for |d| <= 4096, and std::lround rounds
@@ -101,7 +114,7 @@ McPlaneShift mc_plane_shift(double dx, double dy, int shift_x, int shift_y) {
 // rounds to 0 (|d * 16| < 1/2) every chroma plane does too. Parameters out of
 // range are never a no-op: the element rejects them.
 bool mc_is_noop(const McParams& params) {
-  return mc_params_valid(params) && mc_subpel(params.dx, 0) == 0 &&
+  return mc_params_valid(params).is_ok() && mc_subpel(params.dx, 0) == 0 &&
          mc_subpel(params.dy, 0) == 0;
 }
 

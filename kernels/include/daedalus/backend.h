@@ -29,17 +29,30 @@ std::string_view backend_name(BackendKind kind);
 // time. Distinct backend objects may run on distinct threads at once, also
 // when they share a thread pool or a device (create_backend). Frames passed
 // in must satisfy the geometry their kernel documents; `dst` and `src` of
-// cdef/mc have the same format and size and never alias.
+// cdef/mc never alias.
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual BackendKind kind() const = 0;
 
-  virtual Status deblock(const Frame& frame, const DeblockParams& params) = 0;
-  virtual Status cdef(const Frame& dst, const ConstFrame& src,
-                      const CdefParams& params) = 0;
-  virtual Status mc(const Frame& dst, const ConstFrame& src,
-                    const McParams& params) = 0;
+  // The front door, the same for every backend: it refuses, writing
+  // nothing, parameters out of range (the error names the field and its
+  // range: *_params_valid), a frame of a bit depth this kind does not
+  // compute (require_computed), and for cdef/mc a `dst` whose planes differ
+  // from `src`'s in number, size or sample layout; then the backend filters.
+  Status deblock(const Frame& frame, const DeblockParams& params);
+  Status cdef(const Frame& dst, const ConstFrame& src,
+              const CdefParams& params);
+  Status mc(const Frame& dst, const ConstFrame& src, const McParams& params);
+
+ protected:
+  // What each backend does with what the front door let in.
+  virtual Status do_deblock(const Frame& frame,
+                            const DeblockParams& params) = 0;
+  virtual Status do_cdef(const Frame& dst, const ConstFrame& src,
+                         const CdefParams& params) = 0;
+  virtual Status do_mc(const Frame& dst, const ConstFrame& src,
+                       const McParams& params) = 0;
 };
 
 struct BackendOptions {
@@ -56,11 +69,11 @@ struct BackendOptions {
 // be unusable on this machine (create_backend says why).
 bool backend_built(BackendKind kind);
 
-// Creates a backend of `kind`. When it is not built or not usable on this
-// machine, returns null and says why in *why_not. Backends share what is
-// process-wide: cpu backends with the same thread count one pool (their
-// frames take turns on it), gpu backends one Vulkan device (backend_gpu.h).
-std::unique_ptr<Backend> create_backend(BackendKind kind, std::string* why_not,
-                                        const BackendOptions& options = {});
+// A backend of `kind`, or an error saying why it is not built or not
+// usable on this machine. Backends share what is process-wide: cpu
+// backends with the same thread count one pool (their frames take turns on
+// it), gpu backends one Vulkan device (backend_gpu.h).
+Result<std::unique_ptr<Backend>> create_backend(
+    BackendKind kind, const BackendOptions& options = {});
 
 }  // namespace daedalus

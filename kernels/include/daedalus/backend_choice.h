@@ -45,7 +45,7 @@ struct BackendFigure {
   double ms = -1;        // per frame, the median of the timed calls; < 0: none
   int frames = 0;        // timed calls
   double gpu_share = 0;  // hybrid: the GPU's fraction of each plane's rows
-  std::string why_not;   // not measured: why (unavailable, failed)
+  Status why_not;        // not measured: why (unavailable, failed)
   bool measured() const { return ms >= 0; }
 };
 
@@ -56,8 +56,8 @@ struct TrialCandidate {
 
 // What the trial may be given instead of the real thing (tests).
 struct TrialSeams {
-  std::function<std::unique_ptr<Backend>(BackendKind, std::string* why_not,
-                                         const BackendOptions&)>
+  std::function<Result<std::unique_ptr<Backend>>(BackendKind,
+                                                 const BackendOptions&)>
       create = create_backend;
   std::function<double()> now_ms;  // a monotonic clock; default steady_clock
 };

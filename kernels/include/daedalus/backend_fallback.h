@@ -39,17 +39,19 @@ class FallbackBackend final : public Backend {
   const std::shared_ptr<Backend>& active() const { return active_; }
   bool fell_back() const { return fell_back_; }
 
-  // A failed call is redone from the input it was given: cdef's and mc's
-  // source is never written; deblock's frame, which is input and output,
-  // is kept aside first when the primary may write part of it before
-  // failing (a hybrid backend's CPU rows; a gpu backend's planes that lie in
-  // its GpuBuffers, which the GPU writes in place). A call that fails on
-  // the cpu backend returns its error.
-  Status deblock(const Frame& frame, const DeblockParams& params) override;
-  Status cdef(const Frame& dst, const ConstFrame& src,
-              const CdefParams& params) override;
-  Status mc(const Frame& dst, const ConstFrame& src,
-            const McParams& params) override;
+ protected:
+  // A call the front door refused (parameters out of range, say) reaches
+  // neither backend and moves nothing. A failed call is redone from the
+  // input it was given: cdef's and mc's source is never written; deblock's
+  // frame, which is input and output, is kept aside first when the primary
+  // may write part of it before failing (a hybrid backend's CPU rows; a gpu
+  // backend's planes that lie in its GpuBuffers, which the GPU writes in
+  // place). A call that fails on the cpu backend returns its error.
+  Status do_deblock(const Frame& frame, const DeblockParams& params) override;
+  Status do_cdef(const Frame& dst, const ConstFrame& src,
+                 const CdefParams& params) override;
+  Status do_mc(const Frame& dst, const ConstFrame& src,
+               const McParams& params) override;
 
  private:
   // Runs `call` on the active backend; on the primary's failure, falls

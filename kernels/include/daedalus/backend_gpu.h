@@ -86,8 +86,7 @@ struct GpuOptions {
 class GpuBackend : public Backend {
  public:
   // A buffer of `size` bytes frames may be placed in (see GpuBuffer).
-  virtual Status allocate_buffer(size_t size,
-                                 std::unique_ptr<GpuBuffer>* out) = 0;
+  virtual Result<std::unique_ptr<GpuBuffer>> allocate_buffer(size_t size) = 0;
   // Whether some plane of `frame` starts inside a GpuBuffer of this
   // backend's device: a frame call may then write that plane in place, and
   // one that fails may leave it partly written (FallbackBackend).
@@ -101,7 +100,7 @@ class GpuBackend : public Backend {
 // pipelines, pipeline cache), opened by the first and closed when the last
 // of them and of their buffers is gone; each has its own command buffer and
 // staging buffers, and may run on its own thread.
-Status create_gpu_backend(const GpuOptions& options,
-                          std::unique_ptr<GpuBackend>* out);
+Result<std::unique_ptr<GpuBackend>> create_gpu_backend(
+    const GpuOptions& options);
 
 }  // namespace daedalus

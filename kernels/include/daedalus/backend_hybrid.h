@@ -55,7 +55,7 @@ class HybridBackend : public Backend {
 // Fails, saying why in a sentence, when the cpu or the gpu backend is
 // unavailable. options.threads and options.gpu_share as BackendOptions
 // documents them.
-Status create_hybrid_backend(const BackendOptions& options,
-                             std::unique_ptr<HybridBackend>* out);
+Result<std::unique_ptr<HybridBackend>> create_hybrid_backend(
+    const BackendOptions& options);
 
 }  // namespace daedalus

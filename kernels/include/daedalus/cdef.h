@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "daedalus/frame.h"
+#include "daedalus/status.h"
 
 namespace daedalus {
 
@@ -20,7 +21,9 @@ struct CdefParams {
   int damping = 5;
 };
 
-bool cdef_params_valid(const CdefParams& params);
+// Ok when every field is in its range (above); else an error naming the
+// first that is not and its range ("CDEF: damping 7 out of range 3..6").
+Status cdef_params_valid(const CdefParams& params);
 
 // True when all strengths are 0: the output equals the input.
 bool cdef_is_noop(const CdefParams& params);
@@ -53,24 +56,70 @@ struct CdefBlockParams {
 void cdef_filter_block_ref(const Plane& dst, const ConstPlane& src, int x,
                            int y, int w, int h, const CdefBlockParams& params);
 
-// Block row `by` covers luma rows [8 by, min(8 by + 8, h)) and chroma rows
-// [(8 by) >> sy, min((8 by + 8) >> sy, ch)); there are ceil(h / 8) of them.
-// Writes every sample of `dst` in block rows [by_begin, by_end) of every
-// plane (filtered blocks, and copies of the rest); reads `src` only.
-// Disjoint block-row ranges may run concurrently.
-using CdefBlockRowsFn = void (*)(const Frame& dst, const ConstFrame& src,
-                                 const CdefParams& params, int by_begin,
-                                 int by_end);
+// The leaves of the DSP table, which one frame loop (cdef_filter_rows)
+// drives for every implementation, as dav1d's cdef.h / cdef_apply_tmpl.c
+// split the family. They work on staged samples: the values of a plane's
+// samples as 16 bits (at its bit depth), kCdefUnavailable where a sample lies
+// outside the plane (as the spec's CdefAvailable says: the taps skip it).
+constexpr uint16_t kCdefUnavailable = 0x8000;
 
-struct CdefDsp {
-  CdefBlockRowsFn block_rows = nullptr;      // frames of bit depth 8
-  CdefBlockRowsFn block_rows_hbd = nullptr;  // of bit depth 10 (16-bit words)
+// A chunk of a block row is staged at once: up to kCdefChunk blocks, one
+// block either side, rows [-2, rows + 2) around the block row's. A staged
+// row of luma (or a 4:4:4 chroma plane) is kCdefPitch samples apart from the
+// next, of a 4:2:0 / 4:2:2 chroma plane kCdefPitch / 2. The leaves may read
+// (never use) the rest of each staged row, up to its pitch: a staging buffer
+// holds whole rows, initialised.
+constexpr int kCdefChunk = 64;
+constexpr int kCdefPitch = 8 * kCdefChunk + 64;
+
+// Stages columns [x, x + n) of rows [y, y + rows) of `p` (any of them may
+// lie outside it), row r at out + r pitch.
+using CdefStageFn = void (*)(const ConstPlane& p, int x, int y, int n, int rows,
+                             int pitch, uint16_t* out);
+
+// The direction search (cdef_find_dir_ref) of n <= kCdefChunk staged luma
+// blocks side by side: block j's row i at rows + i kCdefPitch + 8 j, every
+// sample in the plane. Stores block j's direction in dir[j] and variance in
+// var[j].
+using CdefDirFn = void (*)(const uint16_t* rows, int n, uint8_t* dir, int* var);
+
+// n <= kCdefChunk blocks side by side of one plane (8x8: luma and 4:4:4
+// chroma) or of U and V at once (4x8: 4:2:2, 4x4: 4:2:0), to filter as
+// cdef_filter_block_ref does, block j with strengths pri[j] and sec and
+// direction dir[j]; a block with pri[j] = sec = 0 is copied.
+struct CdefBlocks {
+  const uint16_t* src[2];  // staged: block 0, row 0 (of a pair: U, V)
+  int pitch;               // of the staged rows
+  uint8_t* dst[2];         // block 0's first sample
+  ptrdiff_t stride[2];
+  int step[2];
+  int lsb;  // of 16-bit samples: the value's place in the word
+  int n;
+  const uint8_t* pri;  // per block, 0..15 << cs
+  const uint8_t* dir;  // per block
+  int sec;             // 0, 1, 2 or 4, << cs
+  int damping;         // already reduced by 1 for chroma; plus cs
+};
+using CdefFilterFn = void (*)(const CdefBlocks& blocks);
+
+enum CdefShape { kCdef8x8, kCdef4x8Pair, kCdef4x4Pair, kCdefShapes };
+
+// The leaves for samples of one bit depth.
+struct CdefLeaves {
+  CdefStageFn stage = nullptr;
+  CdefDirFn find_dirs = nullptr;
+  CdefFilterFn filter[kCdefShapes] = {};
 };
 
-// The entry of `dsp` for frames of `frame`'s bit depth.
-inline CdefBlockRowsFn cdef_block_rows_fn(const CdefDsp& dsp,
-                                          const ConstFrame& frame) {
-  return frame.bit_depth() > 8 ? dsp.block_rows_hbd : dsp.block_rows;
+struct CdefDsp {
+  CdefLeaves bd8;   // frames of bit depth 8
+  CdefLeaves bd10;  // of bit depth 10 (16-bit words)
+};
+
+// The leaves of `dsp` for frames of `frame`'s bit depth.
+inline const CdefLeaves& cdef_leaves(const CdefDsp& dsp,
+                                     const ConstFrame& frame) {
+  return frame.bit_depth() > 8 ? dsp.bd10 : dsp.bd8;
 }
 
 void cdef_dsp_init_ref(CdefDsp* dsp);
@@ -82,6 +131,15 @@ void cdef_dsp_init(CdefDsp* dsp);
 inline int cdef_block_rows(const ConstFrame& frame) {
   return (frame.planes[0].height + 7) >> 3;
 }
+
+// Block row `by` covers luma rows [8 by, min(8 by + 8, h)) and chroma rows
+// [(8 by) >> sy, min((8 by + 8) >> sy, ch)); there are ceil(h / 8) of them.
+// The frame loop: writes every sample of `dst` in block rows
+// [by_begin, by_end) of every plane (filtered blocks, and copies of the
+// rest); reads `src` only. Disjoint block-row ranges may run concurrently.
+void cdef_filter_rows(const CdefDsp& dsp, const Frame& dst,
+                      const ConstFrame& src, const CdefParams& params,
+                      int by_begin, int by_end);
 
 // Filters the whole frame from `src` into `dst` (of the same format and bit
 // depth), split into bands of block rows on `pool` (the calling thread when

@@ -7,6 +7,7 @@
 
 #include "daedalus/dct8.h"
 #include "daedalus/frame.h"
+#include "daedalus/status.h"
 
 namespace daedalus {
 
@@ -49,7 +50,9 @@ struct DeblockParams {
   int shifts = 4;
 };
 
-bool deblock_params_valid(const DeblockParams& params);
+// Ok when every field is in its range (above); else an error naming the
+// first that is not and its range ("deblock: qp 60 out of range 0..51").
+Status deblock_params_valid(const DeblockParams& params);
 
 // H.264 Tables 8-16 and 8-17, indexed by indexA / indexB (0..51), and the
 // chroma QP mapping for qPI 30..51 (Table 8-15).

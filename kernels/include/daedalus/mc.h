@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "daedalus/frame.h"
+#include "daedalus/status.h"
 
 namespace daedalus {
 
@@ -26,7 +27,9 @@ struct McParams {
 
 inline constexpr double kMcMaxShift = 4096.0;
 
-bool mc_params_valid(const McParams& params);
+// Ok when every field is in its range (above); else an error naming the
+// first that is not and its range ("MC: dx 5000 out of range -4096..4096").
+Status mc_params_valid(const McParams& params);
 
 // VP9 8-tap filter banks [filter][phase][tap] for Regular, Sharp, Smooth
 // (indexed by McFilter); taps of each phase sum to 128. int16_t because phase

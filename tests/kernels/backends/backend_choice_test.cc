@@ -31,16 +31,18 @@ class FakeBackend final : public Backend {
         good_(good_frames),
         first_ms_(first_ms) {}
   BackendKind kind() const override { return kind_; }
-  Status deblock(const Frame&, const DeblockParams&) override { return work(); }
-  Status cdef(const Frame&, const ConstFrame&, const CdefParams&) override {
-    return work();
-  }
-  Status mc(const Frame&, const ConstFrame&, const McParams&) override {
-    return work();
-  }
   int calls = 0;
 
  private:
+  Status do_deblock(const Frame&, const DeblockParams&) override {
+    return work();
+  }
+  Status do_cdef(const Frame&, const ConstFrame&, const CdefParams&) override {
+    return work();
+  }
+  Status do_mc(const Frame&, const ConstFrame&, const McParams&) override {
+    return work();
+  }
   Status work() {
     if (calls >= good_) return Status::error("device lost");
     clock_->now += calls++ ? ms_ : first_ms_;
@@ -65,16 +67,13 @@ struct FakeMachine {
   TrialSeams seams() {
     TrialSeams s;
     s.now_ms = [this] { return clock.now; };
-    s.create = [this](
-                   BackendKind kind, std::string* why_not,
-                   const BackendOptions& options) -> std::unique_ptr<Backend> {
+    s.create = [this](BackendKind kind, const BackendOptions& options)
+        -> Result<std::unique_ptr<Backend>> {
       clock.now += create_ms;
       created_with[kind] = options;
       auto it = ms.find(kind);
-      if (it == ms.end() || it->second < 0) {
-        *why_not = "not on this machine";
-        return nullptr;
-      }
+      if (it == ms.end() || it->second < 0)
+        return Status::error("not on this machine");
       double t = it->second;
       // The fake hybrid's time follows its split, like a real one's would.
       if (kind == BackendKind::Hybrid)
@@ -185,9 +184,10 @@ TEST(Trial, WithoutAGpuMeasuresTheCpuAloneAndSaysWhyNotTheRest) {
   const auto trial = run_trial(deblock_job({}), small_spec(30), m.seams());
   ASSERT_EQ(trial.size(), 3u);
   EXPECT_TRUE(figure(trial, BackendKind::Cpu).measured());
-  EXPECT_EQ(figure(trial, BackendKind::Gpu).why_not, "not on this machine");
+  EXPECT_EQ(figure(trial, BackendKind::Gpu).why_not.message(),
+            "not on this machine");
   EXPECT_FALSE(figure(trial, BackendKind::Hybrid).measured());
-  EXPECT_FALSE(figure(trial, BackendKind::Hybrid).why_not.empty());
+  EXPECT_FALSE(figure(trial, BackendKind::Hybrid).why_not.message().empty());
   EXPECT_EQ(m.created_with.count(BackendKind::Hybrid), 0u);
 }
 
@@ -213,7 +213,8 @@ TEST(Trial, ABackendFailingInTheTrialIsNotOffered) {
   const auto trial = run_trial(cdef_job({}), small_spec(60), m.seams());
   const BackendFigure& gpu = figure(trial, BackendKind::Gpu);
   EXPECT_FALSE(gpu.measured());
-  EXPECT_NE(gpu.why_not.find("device lost"), std::string::npos) << gpu.why_not;
+  EXPECT_NE(gpu.why_not.message().find("device lost"), std::string::npos)
+      << gpu.why_not.message();
   for (const TrialCandidate& c : trial) {
     if (c.figure.kind != BackendKind::Cpu) {
       EXPECT_EQ(c.backend, nullptr);
@@ -224,9 +225,8 @@ TEST(Trial, ABackendFailingInTheTrialIsNotOffered) {
 }
 
 TEST(Trial, GivesAnInPlaceJobFreshInputEveryCall) {
-  std::string why_not;
-  auto scalar = create_backend(BackendKind::Scalar, &why_not);
-  ASSERT_NE(scalar, nullptr) << why_not;
+  auto scalar = create_backend(BackendKind::Scalar);
+  ASSERT_TRUE(scalar) << scalar.status().message();
   // Every call must see the first call's input: record it, then compare.
   std::vector<uint8_t> first;
   int calls = 0, stale = 0;
@@ -245,8 +245,8 @@ TEST(Trial, GivesAnInPlaceJobFreshInputEveryCall) {
   spec.width = 64;
   spec.height = 48;
   TrialSeams seams;
-  seams.create = [&](BackendKind, std::string* w, const BackendOptions& o) {
-    return create_backend(BackendKind::Scalar, w, o);
+  seams.create = [&](BackendKind, const BackendOptions& o) {
+    return create_backend(BackendKind::Scalar, o);
   };
   const auto trial = run_trial(job, spec, seams);
   EXPECT_TRUE(trial[0].figure.measured());

@@ -86,18 +86,17 @@ class Fallback : public test::GpuTest {
   // A gpu backend on the fixture's device (so that its GpuBuffers are in
   // place for it), failing after kGoodCalls frame calls.
   std::unique_ptr<Backend> faulty_gpu() {
-    std::unique_ptr<GpuBackend> g;
-    const Status s = create_gpu_backend(GpuOptions::from_env(), &g);
-    EXPECT_TRUE(s) << s.message();
-    return inject_gpu_fault(std::move(g), kGoodCalls, kCause);
+    Result<std::unique_ptr<GpuBackend>> g =
+        create_gpu_backend(GpuOptions::from_env());
+    EXPECT_TRUE(g) << g.status().message();
+    return inject_gpu_fault(std::move(g).value_or(nullptr), kGoodCalls, kCause);
   }
 
   std::unique_ptr<Backend> faulty_hybrid(double share) {
-    std::unique_ptr<HybridBackend> h;
-    const Status s =
-        create_hybrid_backend({.threads = 3, .gpu_share = share}, &h);
-    EXPECT_TRUE(s) << s.message();
-    return inject_gpu_fault(std::move(h), kGoodCalls, kCause);
+    Result<std::unique_ptr<HybridBackend>> h =
+        create_hybrid_backend({.threads = 3, .gpu_share = share});
+    EXPECT_TRUE(h) << h.status().message();
+    return inject_gpu_fault(std::move(h).value_or(nullptr), kGoodCalls, kCause);
   }
 
   // kFrames random frames of `format` through `job` on a FallbackBackend
@@ -200,28 +199,31 @@ TEST_F(Fallback, HybridFrames) {
       }
 }
 
-// A failure that is not the GPU's (parameters out of range) moves the frames
-// too, and the cpu backend's own error comes back; later frames run there,
-// and the caller is not told again.
-TEST_F(Fallback, TheCpuBackendsErrorComesBack) {
+// Parameters out of range are refused at the front door, before either
+// backend: the frames stay on the GPU, which did not count the call, and
+// the caller is not told.
+TEST_F(Fallback, ParametersOutOfRangeMoveNothing) {
   int notices = 0;
   FallbackBackend fallback(faulty_gpu(), {},
                            [&](const FallbackNotice&) { notices++; });
   Image frame(PixelFormat::I420, 16, 16);
-  const Status s = fallback.deblock(frame.frame(), {.block_size = 5});
-  EXPECT_FALSE(s);
-  EXPECT_FALSE(s.is_gpu_lost());
-  EXPECT_EQ(fallback.kind(), cpu_kind());
-  EXPECT_FALSE(fallback.deblock(frame.frame(), {.block_size = 5}));
+  for (int i = 0; i <= kGoodCalls; i++) {
+    const Status s = fallback.deblock(frame.frame(), {.block_size = 5});
+    EXPECT_EQ(s.message(), "deblock: block_size 5 is not 4, 8 or 16");
+    EXPECT_FALSE(s.is_gpu_lost());
+  }
+  EXPECT_EQ(fallback.kind(), BackendKind::Gpu);
   EXPECT_TRUE(fallback.deblock(frame.frame(), {}));
-  EXPECT_EQ(notices, 1);
+  EXPECT_EQ(fallback.kind(), BackendKind::Gpu);
+  EXPECT_EQ(notices, 0);
 }
 
 // A backend that does not fail is only passed through: the gpu backend's
 // frames stay on it, zero-copy.
 TEST_F(Fallback, AGpuThatDoesNotFailKeepsTheFrames) {
-  std::unique_ptr<GpuBackend> g;
-  ASSERT_TRUE(create_gpu_backend(GpuOptions::from_env(), &g));
+  std::unique_ptr<GpuBackend> g =
+      create_gpu_backend(GpuOptions::from_env()).value_or(nullptr);
+  ASSERT_TRUE(g);
   FallbackBackend fallback(std::move(g), {}, [](const FallbackNotice&) {
     ADD_FAILURE() << "told of a fallback";
   });
@@ -283,7 +285,8 @@ TEST_F(FaultInjection, KeepsTheInterface) {
   EXPECT_EQ(hybrid->gpu_share(), 0.75);
   EXPECT_EQ(hybrid->threads(), 3);
 
-  std::unique_ptr<Backend> cpu = create_backend(BackendKind::Scalar, nullptr);
+  std::unique_ptr<Backend> cpu =
+      create_backend(BackendKind::Scalar).value_or(nullptr);
   Backend* before = cpu.get();
   EXPECT_EQ(inject_gpu_fault(std::move(cpu), 0, kCause).get(), before);
 }
@@ -302,9 +305,10 @@ TEST_F(FaultInjection, WritesWhatTheBackendMayWrite) {
     SCOPED_TRACE(in_gpu_memory ? "in GpuBuffers" : "in ordinary memory");
     std::unique_ptr<Backend> g = inject_gpu_fault(
         [] {
-          std::unique_ptr<GpuBackend> b;
-          EXPECT_TRUE(create_gpu_backend(GpuOptions::from_env(), &b));
-          return std::unique_ptr<Backend>(std::move(b));
+          Result<std::unique_ptr<GpuBackend>> b =
+              create_gpu_backend(GpuOptions::from_env());
+          EXPECT_TRUE(b);
+          return std::unique_ptr<Backend>(std::move(b).value_or(nullptr));
         }(),
         0, kCause);
     Status s;

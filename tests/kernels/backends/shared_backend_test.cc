@@ -71,7 +71,7 @@ Status run_kernel(Backend& backend, Kernel k, const Frame& dst,
 
 Image reference_output(Kernel k, const Image& src) {
   std::unique_ptr<Backend> scalar =
-      create_backend(BackendKind::Scalar, nullptr);
+      create_backend(BackendKind::Scalar).value_or(nullptr);
   Image out = src;
   const Status s = run_kernel(*scalar, k, out.frame(), src.frame());
   EXPECT_TRUE(s) << s.message();
@@ -121,16 +121,16 @@ std::vector<std::string> on_threads(
 class SharedPool : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string why;
-    if (!create_backend(BackendKind::Cpu, &why, {1})) GTEST_SKIP() << why;
+    if (Result<std::unique_ptr<Backend>> b = create_backend(BackendKind::Cpu);
+        !b)
+      GTEST_SKIP() << b.status().message();
   }
 
   static std::unique_ptr<Backend> cpu(int threads) {
-    std::string why;
-    std::unique_ptr<Backend> b =
-        create_backend(BackendKind::Cpu, &why, {threads});
-    EXPECT_TRUE(b) << why;
-    return b;
+    Result<std::unique_ptr<Backend>> b =
+        create_backend(BackendKind::Cpu, {threads});
+    EXPECT_TRUE(b) << b.status().message();
+    return std::move(b).value_or(nullptr);
   }
 };
 
@@ -206,10 +206,9 @@ class SharedGpu : public ::testing::Test {
 
   static std::unique_ptr<GpuBackend> gpu(
       const GpuOptions& options = GpuOptions::from_env()) {
-    std::unique_ptr<GpuBackend> b;
-    const Status s = create_gpu_backend(options, &b);
-    EXPECT_TRUE(s) << s.message();
-    return b;
+    Result<std::unique_ptr<GpuBackend>> b = create_gpu_backend(options);
+    EXPECT_TRUE(b) << b.status().message();
+    return std::move(b).value_or(nullptr);
   }
 };
 
@@ -276,9 +275,10 @@ TEST_F(SharedGpu, TheDeviceClosesWithItsLastUserAndOpensAfresh) {
   EXPECT_EQ(a->device_info().pipeline_cache_bytes_loaded, 0u);
   std::weak_ptr<vk::Context> context;
   {
-    std::shared_ptr<vk::Context> c;
-    ASSERT_TRUE(vk::Context::shared({options.device, options.validation}, &c));
-    context = c;
+    Result<std::shared_ptr<vk::Context>> c =
+        vk::Context::shared({options.device, options.validation});
+    ASSERT_TRUE(c);
+    context = c.value();
   }
 
   std::mt19937 gen = test::rng(3);
@@ -286,8 +286,9 @@ TEST_F(SharedGpu, TheDeviceClosesWithItsLastUserAndOpensAfresh) {
   test::fill_random(src, gen);
   EXPECT_EQ(filter_and_compare(*a, Kernel::Mc, src), "");
   EXPECT_EQ(filter_and_compare(*b, Kernel::Mc, src), "");
-  std::unique_ptr<GpuBuffer> buffer;
-  ASSERT_TRUE(b->allocate_buffer(4096, &buffer));
+  std::unique_ptr<GpuBuffer> buffer =
+      b->allocate_buffer(4096).value_or(nullptr);
+  ASSERT_TRUE(buffer);
 
   a.reset();
   b.reset();

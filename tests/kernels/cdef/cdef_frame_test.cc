@@ -250,8 +250,8 @@ TEST(CdefFrame, BlockRowSplitsAgree) {
       Image dst(format, 33, 65, kPad);
       test::fill_random(dst, gen);
       // The later band first: bands are independent.
-      dsp.block_rows(dst.frame(), src.frame(), prm, k, n);
-      dsp.block_rows(dst.frame(), src.frame(), prm, 0, k);
+      cdef_filter_rows(dsp, dst.frame(), src.frame(), prm, k, n);
+      cdef_filter_rows(dsp, dst.frame(), src.frame(), prm, 0, k);
       ASSERT_EQ(test::first_difference(whole, dst), "") << "k " << k;
       ASSERT_TRUE(test::guards_intact(dst));
     }
@@ -274,7 +274,7 @@ TEST(CdefFrame, BandWritesExactlyItsRows) {
         for (int garbage : {0x00, 0xFF}) {
           Image dst(format, 30, 43, kPad);
           test::fill(dst, [&](int, int, int) { return uint8_t(garbage); });
-          dsp.block_rows(dst.frame(), src.frame(), prm, a, b);
+          cdef_filter_rows(dsp, dst.frame(), src.frame(), prm, a, b);
           const ConstFrame d = dst.frame(), w = whole.frame();
           for (int p = 0; p < d.num_planes; p++) {
             const int sy = p ? d.chroma_shift_y : 0;

@@ -4,7 +4,8 @@
 // sub-range calls the DSP contract allows; each at bit depth 8 and 10
 // (docs/spec.md "High bit depth": the 8-bit content times 4 plus 0..3, with
 // random bits outside the values, which must count for nothing and come out
-// 0).
+// 0). Whole frames with every value of every DeblockParams field, on every
+// format: the shared harness (tests/kernels/harness, HarnessSimd).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -446,37 +447,6 @@ TEST_P(DeblockSimd, EveryPlaneParameter) {
             expect_plane_matches(t, at_depth(image, depth, gen), 0, pp);
           if (HasFailure()) return;
         }
-}
-
-// Each DeblockParams field over its whole range, the others random, through
-// deblock_frame on every pixel format.
-TEST_P(DeblockSimd, EveryFrameParameter) {
-  std::mt19937 gen = test::rng(3);
-  const auto random_params = [&] {
-    return DeblockParams{in(gen, 20, 51),  in(gen, -12, 12),
-                         in(gen, -12, 12), in(gen, -12, 12),
-                         in(gen, 1, 4),    kBlockSizes[in(gen, 0, 2)]};
-  };
-  std::vector<DeblockParams> cases;
-  const auto add = [&](int DeblockParams::*field, int value) {
-    cases.push_back(random_params());
-    cases.back().*field = value;
-  };
-  for (int v = 0; v <= 51; v++) add(&DeblockParams::qp, v);
-  for (int v = -12; v <= 12; v++) {
-    add(&DeblockParams::alpha_offset, v);
-    add(&DeblockParams::beta_offset, v);
-    add(&DeblockParams::chroma_qp_offset, v);
-  }
-  for (int v = 1; v <= 4; v++) add(&DeblockParams::bs, v);
-  for (int v : kBlockSizes) add(&DeblockParams::block_size, v);
-  for (int v = 0; v <= 15; v++) {
-    add(&DeblockParams::grid_x, v);
-    add(&DeblockParams::grid_y, v);
-  }
-  check_frames(cases, gen, [&](Image& image, const DeblockParams& params) {
-    fill_blocky(image, gen, params.block_size, in(gen, 1, 30));
-  });
 }
 
 // Lines through one edge (block size 4, the edge at 4) that cover every

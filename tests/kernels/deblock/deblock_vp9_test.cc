@@ -250,7 +250,8 @@ TEST(DeblockVp9, ParameterRanges) {
                                          {10, -1, false}}) {
     p.filter_level = level;
     p.sharpness = sharpness;
-    EXPECT_EQ(deblock_params_valid(p), valid) << level << "/" << sharpness;
+    EXPECT_EQ(deblock_params_valid(p).is_ok(), valid)
+        << level << "/" << sharpness;
   }
 }
 

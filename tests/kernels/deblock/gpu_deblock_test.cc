@@ -1,8 +1,10 @@
 // The gpu backend's deblock (shaders/deblock/deblock.comp, and
-// deblock_vp9.comp for mode=vp9) against the scalar reference: bit-exact for
-// every format, block size, strength and derived threshold, odd sizes and
-// strides, random and adversarial content, the edge order at block size 4,
-// frames staged or in place. mode=dct: gpu_deblock_dct_test.cc.
+// deblock_vp9.comp for mode=vp9) against the scalar reference: content at
+// the thresholds, the edge order at block size 4, interleaved chroma with
+// the luma filter, every VP9 level with every sharpness, frames staged or
+// in place, skipped planes. Every format, size, setting and content on the
+// gpu and hybrid backends: the harness (tests/kernels/harness,
+// HarnessGpu.DeblockH264 and DeblockVp9). mode=dct: gpu_deblock_dct_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,32 +47,7 @@ void fill_any(Image& image, std::mt19937& gen, int block) {
     test::fill_blocky(image, gen, block, kind == 3 ? 1 : 254, 6);
 }
 
-class GpuDeblock : public GpuDeblockTest {
- protected:
-  // Every format, block size and bs at one size, QPs high enough for most
-  // planes to be active, random offsets; at least `min_changed` of the
-  // frames must be changed by the reference, or the sweep proves little.
-  void sweep(int w, int h, uint32_t salt, int min_changed) {
-    std::mt19937 gen = test::rng(salt);
-    auto in = [&](int lo, int hi) {
-      return std::uniform_int_distribution<int>(lo, hi)(gen);
-    };
-    int padding = 0, changed = 0;
-    for (PixelFormat format : kAllPixelFormats)
-      for (int block : kBlockSizes)
-        for (int bs = 1; bs <= 4; bs++) {
-          DeblockParams p{.qp = in(30, 51), .bs = bs, .block_size = block};
-          p.alpha_offset = in(-12, 12);
-          p.beta_offset = in(-6, 12);
-          p.chroma_qp_offset = in(-6, 12);
-          Image image(format, w, h, ++padding % 6);
-          fill_any(image, gen, block);
-          changed += expect_exact(image, p);
-          if (HasFailure()) return;
-        }
-    EXPECT_GE(changed, min_changed);
-  }
-};
+using GpuDeblock = GpuDeblockTest;
 
 // ---------------------------------------------------------- known answers
 
@@ -162,57 +139,6 @@ TEST_F(GpuDeblock, HorizontalPassSeesVerticalPassOutput) {
 
 // ------------------------------------------------------------- bit-exact
 
-// 84 frames; over 150 seeds 38 to 53 of them changed at 17x9 and 75 to 84
-// at 33x65, so the floors sit well below what any seed gives.
-TEST_F(GpuDeblock, EveryFormatBlockSizeAndStrengthAt17x9) {
-  sweep(17, 9, 1, 30);
-}
-
-TEST_F(GpuDeblock, EveryFormatBlockSizeAndStrengthAt33x65) {
-  sweep(33, 65, 2, 40);
-}
-
-// 1x1 and 7x5 have no edge (the first needs x + 4 <= 7 for luma, x + 2 <=
-// 4 for 4:2:2 chroma): the frame comes back untouched. 12x12 has two luma
-// edges per line at block size 4 and one at 8.
-TEST_F(GpuDeblock, SmallSizes) {
-  sweep(1, 1, 3, 0);
-  sweep(7, 5, 4, 0);
-  sweep(12, 12, 5, 20);
-}
-
-// Every qp, with the offsets at 0, then every offset at two qps: every
-// alpha, beta and tc0 the tables hold, the inactive ones included; at both
-// depths (at 10 bits scaled by 4, on content 4 times as far apart).
-TEST_F(GpuDeblock, EveryQpAndOffset) {
-  std::mt19937 gen = test::rng(6);
-  const PixelFormat formats[2][3] = {
-      {PixelFormat::I420, PixelFormat::NV21, PixelFormat::Y444},
-      {PixelFormat::I420_10LE, PixelFormat::P010_10LE, PixelFormat::Y444_10LE}};
-  int changed = 0, i = 0;
-  for (int cs : {0, 2}) {
-    auto run = [&](const DeblockParams& p, int padding) {
-      Image image(formats[cs / 2][i++ % 3], 20, 18, padding);
-      test::fill_blocky(image, gen, p.block_size, int(gen() % 256) << cs,
-                        12 << cs);
-      test::set_outside_bits(image, gen);
-      changed += expect_exact(image, p);
-    };
-    for (int qp = 0; qp <= 51; qp++) {
-      run({qp, 0, 0, 0, 1 + i % 4, kBlockSizes[i % 3]}, 1);
-      if (HasFailure()) return;
-    }
-    for (int qp : {24, 40})
-      for (int offset = -12; offset <= 12; offset++) {
-        run({qp, offset, 0, 0, 1 + i % 4, 4}, 2);
-        run({qp, 0, offset, 0, 1 + i % 4, 8}, 2);
-        run({qp, 0, 0, offset, 1 + i % 4, 4}, 2);
-        if (HasFailure()) return;
-      }
-  }
-  EXPECT_GE(changed, 200);
-}
-
 // Content at the filter's thresholds and extremes, on every format of both
 // depths (thresholds and levels scaled to the depth: 255 is 1023): steps of
 // exactly alpha - 1 and alpha (VP9: blimit / 2) across the edges, beta - 1
@@ -265,27 +191,6 @@ TEST_F(GpuDeblock, AdversarialContent) {
     }
 }
 
-TEST_F(GpuDeblock, FullHd) {
-  std::mt19937 gen = test::rng(8);
-  const struct {
-    PixelFormat format;
-    DeblockParams params;
-  } cases[] = {
-      {PixelFormat::I420, {}},                    // the defaults: block 8
-      {PixelFormat::I420, {44, 2, 3, 4, 4, 4}},   // whole-row runs, strong
-      {PixelFormat::NV12, {38, 0, 0, -3, 3, 4}},  // whole-row runs
-      {PixelFormat::NV12, {51, 0, 0, 0, 1, 16}},
-  };
-  for (const auto& c : cases) {
-    Image image(c.format, 1920, 1080);
-    test::fill_blocky(image, gen, c.params.block_size, 128, 20);
-    EXPECT_TRUE(expect_exact(image, c.params));
-    if (gpu->device_info().timestamps) {
-      EXPECT_GE(gpu->last_frame_stats().gpu_ms, 0.0);
-    }
-  }
-}
-
 // A 4:4:4 frame with interleaved chroma (NV24), built by hand: the luma
 // filter on a pair of channels, which no Image format has.
 TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
@@ -311,7 +216,8 @@ TEST_F(GpuDeblock, InterleavedChromaWithTheLumaFilter) {
         std::unique_ptr<GpuBuffer> buffer;
         uint8_t* base = bytes.data();
         if (in_gpu_memory) {
-          ASSERT_TRUE(gpu->allocate_buffer(size, &buffer));
+          buffer = gpu->allocate_buffer(size).value_or(nullptr);
+          ASSERT_TRUE(buffer);
           base = buffer->data();
           std::memcpy(base, bytes.data(), size);
         }

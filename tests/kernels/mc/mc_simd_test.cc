@@ -3,9 +3,11 @@
 // 0/max content aligned with the taps, awkward sizes, strides and shifts,
 // NV12 and P010 chroma, and bands, each with the target's dot-product
 // island (mc_dot.h, where the CPU has it) and without (what a CPU without
-// it runs). 10-bit sources carry random bits outside
-// their values, which must count for nothing; 10-bit destinations start
-// with random bits there, which must come out 0.
+// it runs). 10-bit sources carry random bits outside their values, which
+// must count for nothing; 10-bit destinations start with random bits there,
+// which must come out 0. Random frames (sizes,
+// strides, formats, shifts, filters and content) on every target: the
+// shared harness (tests/kernels/harness, HarnessSimd.Mc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -242,51 +244,6 @@ TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
       most = std::max(most, 255 * positive);
     }
   EXPECT_GT(most, 32767);  // so 16 bits do overflow without the bias
-}
-
-// Flat, extreme and threshold-straddling content over random sizes, strides,
-// formats of both depths (NV12 / NV21 / P010: interleaved chroma) and
-// shifts, through mc_frame.
-TEST_P(McSimd, RandomFramesAndContent) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
-    std::mt19937 gen = test::rng(3);
-    std::uniform_int_distribution<int> size(1, 300), pad(0, 9), pick(0, 5);
-    std::uniform_real_distribution<double> small(-6.0, 6.0), large(-400, 400);
-    const std::vector<PixelFormat> formats = test::all_pixel_formats();
-    for (int trial = 0; trial < 160; trial++) {
-      const PixelFormat format = formats[trial % formats.size()];
-      const int w = size(gen) / (trial % 3 + 1),
-                h = size(gen) / (trial % 4 + 1);
-      Image src(format, w, h, pad(gen));
-      const int maxv = max_of(src), scale = (maxv + 1) >> 8;
-      switch (pick(gen)) {
-        case 0:
-          test::fill(src, [](int, int, int) { return 0; });
-          break;
-        case 1:
-          test::fill(src, [&](int, int, int) { return maxv; });
-          break;
-        case 2:
-          test::fill(src,
-                     [&](int, int x, int y) { return (x + y) & 1 ? maxv : 0; });
-          break;
-        case 3:
-          test::fill_near(src, gen, 128 * scale, 2 * scale);
-          break;
-        case 4:
-          test::fill_near(src, gen, maxv - 5 * scale, 8 * scale);
-          break;
-        default:
-          test::fill_random(src, gen);
-      }
-      test::set_outside_bits(src, gen);
-      const McParams params{trial % 5 ? small(gen) : large(gen), small(gen),
-                            kFilters[trial % 4]};
-      expect_frame_matches(dsps, src, params, pad(gen));
-    }
-  }
 }
 
 // Shifts far past the plane (every tap clamps to one edge), and shifts that

@@ -26,8 +26,10 @@ class GpuEnvironment : public ::testing::Environment {
   GpuBackend* backend(std::string* why_not) {
     if (!created_) {
       created_ = true;
-      const Status s = create_gpu_backend(GpuOptions::from_env(), &backend_);
-      if (!s) why_not_ = s.message();
+      Result<std::unique_ptr<GpuBackend>> b =
+          create_gpu_backend(GpuOptions::from_env());
+      why_not_ = b.status().message();
+      backend_ = std::move(b).value_or(nullptr);
     }
     *why_not = why_not_;
     return backend_.get();
@@ -95,9 +97,11 @@ ScopedEnv::~ScopedEnv() {
 
 GpuImage copy_to_gpu(GpuBackend& gpu, const Image& image) {
   GpuImage g;
-  const Status s = gpu.allocate_buffer(image.bytes().size(), &g.buffer);
-  EXPECT_TRUE(s) << s.message();
-  if (!s) return g;
+  Result<std::unique_ptr<GpuBuffer>> buffer =
+      gpu.allocate_buffer(image.bytes().size());
+  EXPECT_TRUE(buffer) << buffer.status().message();
+  if (!buffer) return g;
+  g.buffer = std::move(buffer).value();
   std::memcpy(g.buffer->data(), image.bytes().data(), image.bytes().size());
   const ConstFrame f = image.frame();
   g.frame.num_planes = f.num_planes;

@@ -284,7 +284,7 @@ std::string first_difference(const Image& expected, const Image& actual) {
 
 Image reference_output(const Image& src, const FrameJob& job, int dst_padding) {
   std::unique_ptr<Backend> scalar =
-      create_backend(BackendKind::Scalar, nullptr);
+      create_backend(BackendKind::Scalar).value_or(nullptr);
   Image dst = src;
   if (!job.in_place) {
     dst = Image(src.format(), src.width(), src.height(), dst_padding);

@@ -65,9 +65,10 @@ const DeviceFacts kOther = usable("V3D 7.1", VK_PHYSICAL_DEVICE_TYPE_OTHER);
 
 int choose(std::vector<DeviceFacts> devices, std::string_view request = "",
            std::string* why = nullptr) {
-  std::string ignored;
-  return vk::choose_device(devices, vk::parse_device_request(request),
-                           why ? why : &ignored);
+  const Result<int> chosen =
+      vk::choose_device(devices, vk::parse_device_request(request));
+  if (why) *why = chosen.status().message();
+  return chosen ? chosen.value() : -1;
 }
 
 TEST(GpuDeviceSelection, PrefersDiscreteThenIntegratedVirtualOtherSoftware) {
@@ -444,10 +445,10 @@ class GpuRunner : public test::GpuTest {
   // A backend on a device of its own, not the shared backend's (which holds
   // its device, and so its pipeline cache, for the whole run).
   std::unique_ptr<GpuBackend> fresh_backend() {
-    std::unique_ptr<GpuBackend> b;
-    const Status s = create_gpu_backend(test::separate_device(*gpu), &b);
-    EXPECT_TRUE(s) << s.message();
-    return b;
+    Result<std::unique_ptr<GpuBackend>> b =
+        create_gpu_backend(test::separate_device(*gpu));
+    EXPECT_TRUE(b) << b.status().message();
+    return std::move(b).value_or(nullptr);
   }
 
   void run_mc(GpuBackend& b) {
@@ -498,8 +499,7 @@ TEST_F(GpuRunner, PipelineCacheIsWrittenThenReused) {
 
 TEST_F(GpuRunner, CreateBackendExplainsAnUnknownDevice) {
   ScopedEnv device("DAEDALUS_VULKAN_DEVICE", "no-such-gpu");
-  std::string why;
-  EXPECT_EQ(create_backend(BackendKind::Gpu, &why), nullptr);
+  std::string why = create_backend(BackendKind::Gpu).status().message();
   EXPECT_EQ(
       why.rfind("the gpu backend is unavailable: DAEDALUS_VULKAN_DEVICE="
                 "no-such-gpu matches no Vulkan device; the devices are 0: \"",
@@ -508,7 +508,7 @@ TEST_F(GpuRunner, CreateBackendExplainsAnUnknownDevice) {
       << why;
 
   ScopedEnv index("DAEDALUS_VULKAN_DEVICE", "4000000000");
-  EXPECT_EQ(create_backend(BackendKind::Gpu, &why), nullptr);
+  why = create_backend(BackendKind::Gpu).status().message();
   EXPECT_NE(
       why.find("DAEDALUS_VULKAN_DEVICE=4000000000 asks for a Vulkan device "
                "that does not exist"),
@@ -524,8 +524,7 @@ TEST(GpuNoDriver, CreateBackendSaysSoInsteadOfCrashing) {
   // would join its device, opened while there was a driver.
   ScopedEnv device("DAEDALUS_VULKAN_DEVICE", "no-driver");
   EXPECT_EQ(vk::vulkan_device_count(), 0);
-  std::string why;
-  EXPECT_EQ(create_backend(BackendKind::Gpu, &why), nullptr);
+  const std::string why = create_backend(BackendKind::Gpu).status().message();
   EXPECT_TRUE(why.find("no Vulkan driver is installed") != std::string::npos ||
               why.find("no Vulkan device was found") != std::string::npos)
       << why;
@@ -539,9 +538,9 @@ TEST_F(GpuRunner, CreateBackendFindsTheDeviceByName) {
   std::string upper = name.substr(0, 5);
   for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
   ScopedEnv device("DAEDALUS_VULKAN_DEVICE", upper);
-  std::string why;
-  std::unique_ptr<Backend> b = create_backend(BackendKind::Gpu, &why);
-  ASSERT_NE(b, nullptr) << why;
+  Result<std::unique_ptr<Backend>> created = create_backend(BackendKind::Gpu);
+  ASSERT_TRUE(created) << created.status().message();
+  const std::unique_ptr<Backend>& b = created.value();
   EXPECT_EQ(b->kind(), BackendKind::Gpu);
   EXPECT_EQ(static_cast<GpuBackend*>(b.get())->device_info().name, name);
 }
@@ -570,9 +569,10 @@ TEST_F(GpuRunner, BuffersOutliveTheirBackendAndAreBounded) {
   {
     std::unique_ptr<GpuBackend> b = fresh_backend();
     ASSERT_TRUE(b);
-    ASSERT_TRUE(b->allocate_buffer(4096, &buffer));
-    EXPECT_FALSE(b->allocate_buffer(0, &buffer));  // keeps the old one
-    EXPECT_FALSE(b->allocate_buffer(size_t(1) << 40, &buffer));
+    buffer = b->allocate_buffer(4096).value_or(nullptr);
+    ASSERT_TRUE(buffer);
+    EXPECT_FALSE(b->allocate_buffer(0));
+    EXPECT_FALSE(b->allocate_buffer(size_t(1) << 40));
   }
   ASSERT_TRUE(buffer);
   EXPECT_EQ(buffer->size(), 4096u);
@@ -602,8 +602,9 @@ TEST(GpuOptionsFromEnv, TimeoutIsAPositiveNumberOfMilliseconds) {
 TEST_F(GpuRunner, AWaitThatGivesUpLeavesItsMemoryToTheGpu) {
   GpuOptions options = test::separate_device(*gpu);
   options.wait_timeout_ms = 1;
-  std::unique_ptr<GpuBackend> impatient;
-  ASSERT_TRUE(create_gpu_backend(options, &impatient));
+  std::unique_ptr<GpuBackend> impatient =
+      create_gpu_backend(options).value_or(nullptr);
+  ASSERT_TRUE(impatient);
   const Image src(PixelFormat::I420, 3840, 2160);
   test::GpuImage in = test::copy_to_gpu(*impatient, src);
   test::GpuImage out = test::copy_to_gpu(*impatient, src);
@@ -646,9 +647,10 @@ class GpuStager : public test::GpuTest {
   void SetUp() override {
     test::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    const Status s =
-        vk::Context::create({"", vk::validation_requested_by_env()}, &context);
-    ASSERT_TRUE(s) << s.message();
+    Result<std::shared_ptr<vk::Context>> c =
+        vk::Context::create({"", vk::validation_requested_by_env()});
+    ASSERT_TRUE(c) << c.status().message();
+    context = std::move(c).value();
   }
 
   // Stages every group of `frame` in place (read and written; `apart`:
@@ -713,10 +715,10 @@ TEST_F(GpuStager, StagedPlanesHaveWordAlignedRowsAndRoundTrip) {
 
 TEST_F(GpuStager, FramesInRegisteredBuffersStayInPlace) {
   Image image(PixelFormat::NV12, 40, 24, 8);  // strides 48, offsets 4-aligned
-  std::unique_ptr<vk::Buffer> buffer;
-  Status s = vk::Buffer::create(context, image.bytes().size(),
-                                vk::MemoryUse::Upload, &buffer);
-  ASSERT_TRUE(s) << s.message();
+  Result<std::unique_ptr<vk::Buffer>> created =
+      vk::Buffer::create(context, image.bytes().size(), vk::MemoryUse::Upload);
+  ASSERT_TRUE(created) << created.status().message();
+  std::unique_ptr<vk::Buffer>& buffer = created.value();
   Frame frame = image.frame();
   for (int p = 0; p < frame.num_planes; p++)
     frame.planes[p].data =

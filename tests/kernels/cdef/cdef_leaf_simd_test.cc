@@ -1,0 +1,235 @@
+// Bit-exactness of each SIMD leaf of the CDEF DSP table (daedalus/cdef.h:
+// staging, direction search, the three block filters) with the reference's
+// leaves, once per Highway target, at both bit depths, on staged samples
+// drawn directly: random, extreme (0 and the largest value) and with
+// unavailable samples anywhere around the blocks, every strength, damping
+// and direction.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "daedalus/cdef.h"
+#include "daedalus/image.h"
+#include "simd_targets.h"
+#include "test_util.h"
+
+namespace daedalus {
+namespace {
+
+DAEDALUS_SIMD_TEST_SUITE(CdefLeafSimd);
+
+struct Leaves {
+  CdefDsp ref, simd;
+  Leaves() {
+    cdef_dsp_init_ref(&ref);
+    cdef_dsp_init(&simd);
+  }
+};
+
+// Staged rows as the frame loop lays them out: 12 rows of kCdefPitch for
+// luma, or U then V of 12 rows at half the pitch each.
+using Staged = std::vector<uint16_t>;
+
+// Content of a staged buffer with values up to max: random, 0 / max at
+// random, or near a level (small differences: every constrain() branch); in
+// each, unavailable samples with probability 1 / holes (0: none).
+Staged staged_content(std::mt19937& gen, int max, int kind, int holes) {
+  Staged s(12 * kCdefPitch);
+  const int level = int(gen() % uint32_t(max + 1));
+  for (uint16_t& v : s) {
+    const uint32_t r = gen();
+    if (kind == 0)
+      v = uint16_t(r % uint32_t(max + 1));
+    else if (kind == 1)
+      v = (r & 1) ? uint16_t(max) : 0;
+    else
+      v = uint16_t(std::clamp(level + int(r % 9) - 4, 0, max));
+    if (holes && (r >> 8) % uint32_t(holes) == 0) v = kCdefUnavailable;
+  }
+  return s;
+}
+
+TEST_P(CdefLeafSimd, StageMatchesTheReference) {
+  const Leaves l;
+  std::mt19937 gen = test::rng(301);
+  for (PixelFormat format : test::all_pixel_formats())
+    for (int round = 0; round < 12; round++) {
+      const int w = 1 + int(gen() % 90), h = 1 + int(gen() % 20);
+      Image src(format, w, h, int(gen() % 5));
+      test::fill_random(src, gen);
+      test::set_outside_bits(src, gen);
+      const ConstFrame f = src.frame();
+      const int p = f.num_planes == 3 ? int(gen() % 3) : 0;
+      const ConstPlane& plane = f.planes[p];
+      const int x = int(gen() % (plane.width + 24)) - 16;
+      const int y = int(gen() % (plane.height + 16)) - 12;
+      const int n = 1 + int(gen() % (8 * kCdefChunk + 16));
+      const int rows = 1 + int(gen() % 12);
+      Staged want(12 * kCdefPitch, 0x1234), got(want);
+      cdef_leaves(l.ref, f).stage(plane, x, y, n, rows, kCdefPitch,
+                                  want.data());
+      cdef_leaves(l.simd, f).stage(plane, x, y, n, rows, kCdefPitch,
+                                   got.data());
+      ASSERT_EQ(want, got) << pixel_format_name(format) << " plane " << p << " "
+                           << w << "x" << h << " at " << x << "," << y << " n "
+                           << n << " rows " << rows;
+    }
+}
+
+TEST_P(CdefLeafSimd, DirectionSearchMatchesTheReference) {
+  const Leaves l;
+  std::mt19937 gen = test::rng(302);
+  for (const CdefLeaves* ref : {&l.ref.bd8, &l.ref.bd10}) {
+    const bool deep = ref == &l.ref.bd10;
+    const CdefLeaves& simd = deep ? l.simd.bd10 : l.simd.bd8;
+    const int max = deep ? 1023 : 255;
+    for (int round = 0; round < 30; round++) {
+      const Staged s = staged_content(gen, max, round % 3, 0);
+      const int n = 1 + int(gen() % kCdefChunk);
+      uint8_t dir_want[kCdefChunk], dir_got[kCdefChunk];
+      int var_want[kCdefChunk], var_got[kCdefChunk];
+      ref->find_dirs(s.data() + 2 * kCdefPitch + 8, n, dir_want, var_want);
+      simd.find_dirs(s.data() + 2 * kCdefPitch + 8, n, dir_got, var_got);
+      for (int j = 0; j < n; j++) {
+        ASSERT_EQ(dir_want[j], dir_got[j]) << "block " << j << " of " << n;
+        ASSERT_EQ(var_want[j], var_got[j]) << "block " << j << " of " << n;
+      }
+    }
+  }
+}
+
+// Blocks of every direction along its lines (the largest costs and
+// variances), and flat ones (every cost equal: the first direction wins).
+TEST_P(CdefLeafSimd, DirectionSearchOnLines) {
+  const Leaves l;
+  std::mt19937 gen = test::rng(303);
+  for (int deep = 0; deep < 2; deep++) {
+    const int max = deep ? 1023 : 255;
+    Staged s(12 * kCdefPitch, 0);
+    for (int b = 0; b < kCdefChunk; b++) {
+      const int dir = b % 9, amp = int(gen() % 19);
+      for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+          const int v = dir == 8
+                            ? int(b * 37 % (max + 1))
+                            : 128 + amp * (test::cdef_line_of(dir, i, j) - 7);
+          s[(2 + i) * kCdefPitch + 8 + 8 * b + j] =
+              uint16_t(std::clamp(deep ? 4 * v + b % 4 : v, 0, max));
+        }
+    }
+    uint8_t dir_want[kCdefChunk], dir_got[kCdefChunk];
+    int var_want[kCdefChunk], var_got[kCdefChunk];
+    const CdefLeaves& ref = deep ? l.ref.bd10 : l.ref.bd8;
+    const CdefLeaves& simd = deep ? l.simd.bd10 : l.simd.bd8;
+    ref.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_want,
+                  var_want);
+    simd.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_got, var_got);
+    for (int j = 0; j < kCdefChunk; j++) {
+      ASSERT_EQ(dir_want[j], dir_got[j]) << "block " << j;
+      ASSERT_EQ(var_want[j], var_got[j]) << "block " << j;
+    }
+  }
+}
+
+struct Shape {
+  CdefShape shape;
+  int w, h, planes;
+};
+constexpr Shape kShapes[] = {
+    {kCdef8x8, 8, 8, 1}, {kCdef4x8Pair, 4, 8, 2}, {kCdef4x4Pair, 4, 4, 2}};
+
+// One filter leaf of each implementation on the same blocks, into
+// destinations that start equal (with bytes between and around the blocks
+// that must stay as they are): equal bytes afterwards.
+testing::AssertionResult same_filtered(const Leaves& l, bool deep,
+                                       const Shape& shape, const Staged& u,
+                                       const Staged& v, int n,
+                                       const uint8_t* pri, const uint8_t* dir,
+                                       int sec, int damping, int step_factor,
+                                       int lsb, std::mt19937& gen) {
+  const int size = deep ? 2 : 1, step = size * step_factor;
+  const ptrdiff_t stride = ptrdiff_t(shape.w) * kCdefChunk * step + 16;
+  std::vector<uint8_t> want(size_t(stride) * shape.h * 2 + 64);
+  for (uint8_t& b : want) b = uint8_t(gen());
+  std::vector<uint8_t> got = want;
+  const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
+  const int left = shape.w;
+  CdefBlocks blocks = {
+      {u.data() + 2 * pitch + left, v.data() + 2 * pitch + left},
+      pitch,
+      {nullptr, nullptr},
+      {stride, stride},
+      {step, step},
+      lsb,
+      n,
+      pri,
+      dir,
+      sec,
+      damping};
+  // U's rows then V's, one sample apart when interleaved.
+  auto run = [&](const CdefLeaves& leaves, std::vector<uint8_t>& out) {
+    blocks.dst[0] = out.data() + 32;
+    blocks.dst[1] =
+        out.data() + 32 + (step_factor == 2 ? size : stride * shape.h);
+    leaves.filter[shape.shape](blocks);
+  };
+  run(deep ? l.ref.bd10 : l.ref.bd8, want);
+  run(deep ? l.simd.bd10 : l.simd.bd8, got);
+  if (want == got) return testing::AssertionSuccess();
+  size_t i = 0;
+  while (want[i] == got[i]) i++;
+  return testing::AssertionFailure()
+         << "byte " << i << ": " << int(want[i]) << " wanted, " << int(got[i])
+         << " (" << (deep ? 10 : 8) << "-bit shape " << shape.w << "x"
+         << shape.h << " n " << n << " sec " << sec << " damping " << damping
+         << " step " << step << " lsb " << lsb << ")";
+}
+
+// Every strength, secondary strength, damping and direction, on random,
+// extreme and near-flat content with unavailable samples around the blocks.
+TEST_P(CdefLeafSimd, FiltersMatchTheReferenceEveryParameter) {
+  const Leaves l;
+  std::mt19937 gen = test::rng(304);
+  for (int deep = 0; deep < 2; deep++) {
+    const int cs = deep ? 2 : 0, max = deep ? 1023 : 255;
+    for (const Shape& shape : kShapes)
+      for (int sec : {0, 1, 2, 4})
+        for (int damping = 2; damping <= 6; damping++)
+          for (int round = 0; round < 2; round++) {
+            const int kind = int(gen() % 3);
+            const int holes = int(gen() % 3) * 7;
+            const Staged u = staged_content(gen, max, kind, holes);
+            const Staged v = staged_content(gen, max, kind, holes);
+            // Blocks' own samples are in the plane: only their surroundings
+            // may be unavailable.
+            Staged uu = u, vv = v;
+            const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
+            for (Staged* s : {&uu, &vv})
+              for (int i = 0; i < shape.h; i++)
+                for (int j = 0; j < shape.w * kCdefChunk; j++) {
+                  uint16_t& x = (*s)[(2 + i) * pitch + shape.w + j];
+                  if (x == kCdefUnavailable) x = uint16_t(gen() % (max + 1));
+                }
+            // Block j: strength j % 16, direction (j / 16) * 2 + round:
+            // every pair of them over the two rounds.
+            uint8_t pri[kCdefChunk], dir[kCdefChunk];
+            for (int j = 0; j < kCdefChunk; j++) {
+              pri[j] = uint8_t((j % 16) << cs);
+              dir[j] = uint8_t((j / 16 * 2 + round) % 8);
+            }
+            const int n = round ? kCdefChunk : 1 + int(gen() % kCdefChunk);
+            const int step_factor = 1 + int(gen() % 2);
+            const int lsb = deep && gen() % 2 ? 6 : 0;
+            ASSERT_TRUE(same_filtered(l, deep, shape, uu, vv, n, pri, dir,
+                                      sec << cs, damping + cs, step_factor, lsb,
+                                      gen));
+          }
+  }
+}
+
+}  // namespace
+}  // namespace daedalus

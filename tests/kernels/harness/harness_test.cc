@@ -1,0 +1,139 @@
+// The harness's tests: a test per case of the table and group of
+// implementations, named <group>.<case>, run by a suite each (meson.build):
+//   HarnessSimd: the cpu backend on one thread, once per Highway target this
+//     build compiles and this CPU supports (the DSP init ladders pick exactly
+//     that target while the backend is created);
+//   HarnessThreads: the cpu backend split across pools of several threads;
+//   HarnessGpu: the gpu and hybrid backends, on whatever Vulkan device the
+//     machine has (skipped where it has none).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness.h"
+#include "test_util.h"
+
+#if DAEDALUS_TEST_SIMD
+#include <hwy/targets.h>
+#endif
+#if DAEDALUS_TEST_VULKAN
+#include "daedalus/backend_hybrid.h"
+#include "gpu_test_util.h"
+#endif
+
+namespace daedalus::harness {
+namespace {
+
+class SimdGroup : public ::testing::Test {
+ public:
+  explicit SimdGroup(const Case& c) : case_(c) {}
+
+  void TestBody() override {
+    std::vector<std::unique_ptr<Backend>> backends;
+    std::vector<Subject> subjects;
+#if DAEDALUS_TEST_SIMD
+    for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+      hwy::SetSupportedTargetsForTest(target);
+      backends.push_back(make_backend(BackendKind::Cpu, {.threads = 1}));
+      subjects.push_back({hwy::TargetName(target), backends.back().get(), {}});
+    }
+    hwy::SetSupportedTargetsForTest(0);
+#else
+    backends.push_back(make_backend(BackendKind::Cpu, {.threads = 1}));
+    subjects.push_back({"cpu", backends.back().get(), {}});
+#endif
+    run_case(case_, subjects, {});
+  }
+
+ private:
+  const Case& case_;
+};
+
+class ThreadsGroup : public ::testing::Test {
+ public:
+  explicit ThreadsGroup(const Case& c) : case_(c) {}
+
+  void TestBody() override {
+    // Under ThreadSanitizer only pools with workers to race, 2 to 4
+    // threads (8 on a CI machine's few cores mostly wait), each frame
+    // several times: a race shows only when two threads happen to take
+    // bands that share bytes.
+    const std::vector<int> counts = test::kThreadSanitizer
+                                        ? std::vector<int>{2, 3, 4}
+                                        : std::vector<int>{2, 3, 4, 8};
+    std::vector<std::unique_ptr<Backend>> backends;
+    std::vector<Subject> subjects;
+    for (int threads : counts) {
+      backends.push_back(make_backend(BackendKind::Cpu, {.threads = threads}));
+      subjects.push_back(
+          {"cpu x" + std::to_string(threads), backends.back().get(), {}});
+    }
+    // The split changes nothing within a band: sizes, guard pages and
+    // frames of many bands; under ThreadSanitizer each size on a few
+    // formats in turn (every access costs several times more).
+    run_case(case_, subjects,
+             {.formats_per_size = test::kThreadSanitizer ? 3 : 0,
+              .every_value = false,
+              .adversarial = false,
+              // A planar and a semi-planar format of each depth.
+              .full_hd = {PixelFormat::I420, PixelFormat::NV12,
+                          PixelFormat::I420_10LE, PixelFormat::P010_10LE},
+              .runs_per_frame = test::kThreadSanitizer ? 4 : 1});
+  }
+
+ private:
+  const Case& case_;
+};
+
+#if DAEDALUS_TEST_VULKAN
+class GpuGroup : public test::GpuTest {
+ public:
+  explicit GpuGroup(const Case& c) : case_(c) {}
+
+  void TestBody() override {
+    // The hybrid backend's share turns with the frames: everything on the
+    // CPU or the GPU, and band edges mid-plane (odd rows, mid block rows,
+    // deblock's column split, mode=dct's blocks across the edge).
+    std::unique_ptr<Backend> hybrid =
+        make_backend(BackendKind::Hybrid, {.threads = 3});
+    auto* h = dynamic_cast<HybridBackend*>(hybrid.get());
+    const std::vector<Subject> subjects = {
+        {"gpu", gpu, {}},
+        {"hybrid", hybrid.get(), [h](int frame) {
+           constexpr double kShares[] = {0.0, 1.0, 0.5, 0.37, 0.77};
+           h->set_gpu_share(kShares[frame % 5]);
+         }}};
+    // Each size on a few formats in turn (a dispatch costs more than a
+    // frame on the CPU).
+    // A format of each depth at full HD, semi-planar at 10 bits.
+    run_case(case_, subjects,
+             {.formats_per_size = 3,
+              .full_hd = {PixelFormat::I420, PixelFormat::P010_10LE}});
+  }
+
+ private:
+  const Case& case_;
+};
+#endif
+
+template <class Group>
+void register_group(const char* suite) {
+  for (const Case& c : all_cases())
+    ::testing::RegisterTest(suite, c.name.c_str(), nullptr, nullptr, __FILE__,
+                            __LINE__,
+                            [&c]() -> Group* { return new Group(c); });
+}
+
+const bool registered = [] {
+  register_group<SimdGroup>("HarnessSimd");
+  register_group<ThreadsGroup>("HarnessThreads");
+#if DAEDALUS_TEST_VULKAN
+  register_group<GpuGroup>("HarnessGpu");
+#endif
+  return true;
+}();
+
+}  // namespace
+}  // namespace daedalus::harness
