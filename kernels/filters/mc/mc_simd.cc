@@ -21,7 +21,15 @@
 #include <vector>
 
 #include "daedalus/mc.h"
+#include "filters/mc/mc_dot.h"
 #include "filters/simd_init.h"
+
+#if HWY_ARCH_X86
+#include <cpuid.h>
+#elif HWY_ARCH_ARM_A64
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/mc/mc_simd.cc"
@@ -169,6 +177,32 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   std::fill(out + right, out + len, value(w - 1));
 }
 
+// Extend into a scratch row with room for a vector past out + len: the
+// edges, a few samples where a window meets them, by vector stores (which
+// may overrun them) rather than library calls. 10-bit rows as Extend.
+void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
+                   uint8_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<uint8_t> d;
+  const int N = static_cast<int>(hn::Lanes(d));
+  const uint8_t* row = src.row(c);
+  const int w = src.width;
+  const int left = std::clamp(-x0, 0, len);
+  const int right = std::clamp(w - x0, left, len);
+  const auto first = hn::Set(d, row[0]);
+  for (int j = 0; j < left; j += N) hn::StoreU(first, d, out + j);
+  if (src.step == 1)
+    std::memcpy(out + left, row + x0 + left, right - left);
+  else
+    Deinterleave(row + (x0 + left) * src.step, right - left, out + left);
+  const auto last = hn::Set(d, row[(w - 1) * src.step]);
+  for (int j = right; j < len; j += N) hn::StoreU(last, d, out + j);
+}
+
+void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
+                   uint16_t* HWY_RESTRICT out) {
+  Extend(src, c, x0, len, out);
+}
+
 // Stores an output row written to tmp into one channel of NV12 or P010
 // chroma (step twice the sample), whose other channel's bytes are not ours.
 template <class S>
@@ -204,7 +238,8 @@ struct Inside {
   size_t lo = 0, hi = 0;
 };
 
-// The window of source row c, its edge-extended parts filled in `ext`.
+// The window of source row c, its edge-extended parts filled in `ext`, a
+// scratch row (ExtendScratch may write a vector past them).
 template <class S>
 class Window {
  public:
@@ -213,8 +248,8 @@ class Window {
       : ext_(ext), G_(G), lo_(in.lo), hi_(in.hi) {
     const int x0 = ix - 3;
     const auto extend = [&](size_t begin, size_t end) {
-      Extend(src, c, x0 + static_cast<int>(begin),
-             static_cast<int>(end - begin), ext + begin);
+      ExtendScratch(src, c, x0 + static_cast<int>(begin),
+                    static_cast<int>(end - begin), ext + begin);
     };
     if (lo_ == hi_) {
       extend(0, groups * G + kTail);
@@ -477,6 +512,19 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 
 #include "filters/mc/mc_words_simd-inl.h"
 
+// The dot-product islands (four taps an instruction), where the target has
+// one: MC_DOT_ISLAND says whether this target's McRowsBytesDot uses it.
+#undef MC_DOT_ISLAND
+#if HWY_TARGET == HWY_AVX3
+#define MC_DOT_ISLAND 1
+#include "filters/mc/mc_dot_avx512-inl.h"
+#elif HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
+#define MC_DOT_ISLAND 1
+#include "filters/mc/mc_dot_neon-inl.h"
+#else
+#define MC_DOT_ISLAND 0
+#endif
+
 // The 10-bit window's values, in place.
 template <typename Out>
 void Widen(const Window<uint16_t>& e, size_t groups, Out out) {
@@ -492,14 +540,14 @@ using Mid = std::conditional_t<sizeof(S) == 1, int16_t, uint16_t>;
 
 // The scratch rows of one call, each on a 64-byte boundary: `groups` groups
 // of G samples cover the width; the extended row has room for the window's
-// tail besides.
+// tail besides. `spares` more rows after the slots.
 template <class S>
 class Scratch {
  public:
-  Scratch(int w, size_t G)
+  Scratch(int w, size_t G, int spares = 0)
       : groups(hwy::DivCeil(static_cast<size_t>(w), G)),
         row_bytes_(hwy::RoundUpTo(groups * G * 2 + kTail * sizeof(S), 64)),
-        mem_(64 + 10 * row_bytes_) {
+        mem_(64 + (10 + spares) * row_bytes_) {
     const uintptr_t base = reinterpret_cast<uintptr_t>(mem_.data());
     uint8_t* first = mem_.data() + (hwy::RoundUpTo(base, 64) - base);
     ext = reinterpret_cast<S*>(first);
@@ -511,6 +559,9 @@ class Scratch {
   Mid<S>* slot(int c) {
     return reinterpret_cast<Mid<S>*>(slots_ + row_bytes_ * (c & 7));
   }
+
+  // The 8 slots and the spares as rows 0, 1, ... of bytes.
+  uint8_t* row(int i) { return slots_ + row_bytes_ * i; }
 
   size_t groups;
   S* ext;  // the extended parts of a source row
@@ -571,9 +622,58 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 }
 #endif
 
+#if MC_DOT_ISLAND
+// The 8-tap vertical pass of output rows [y_begin, y_end) through the
+// island's quad rows: quad row k holds source rows clamp(b + 4k + m), m < 4,
+// b = y_begin + iy - 3 (filtered horizontally by fill(c, out), from the
+// rows' numbers c[0..3]), and output row y_begin + 4k + s reads quad rows
+// k .. k + 2 shifted by s rows, 4 output rows at a time. Quad row k goes
+// into ring place k % 3 (scratch rows 0 .. 5, two each) once quad row
+// k - 3 is no longer read; the rows' partial last groups, or whole rows of
+// interleaved chroma, are written through scratch rows 10 .. 13.
+template <class Fill>
+void QuadRows(const Plane& dst, int iy, int h, const int16_t* taps,
+              Scratch<uint8_t>& s, size_t G, const Fill& fill, int y_begin,
+              int y_end) {
+  const int b = y_begin + iy - 3;
+  const auto quad = [&](int k) { return s.row(2 * (k % 3)); };
+  const size_t w = static_cast<size_t>(dst.width);
+  const size_t whole = dst.step == 1 ? w / G : 0;
+  const size_t rest = s.groups - whole;
+  for (int k = 0; y_begin + 4 * k < y_end; k++) {
+    for (int built = k == 0 ? 0 : k + 2; built <= k + 2; built++) {
+      int c[4];
+      for (int m = 0; m < 4; m++)
+        c[m] = std::clamp(b + 4 * built + m, 0, h - 1);
+      fill(c, quad(built));
+    }
+    const uint8_t* q[3] = {quad(k), quad(k + 1), quad(k + 2)};
+    const int y0 = y_begin + 4 * k, n = std::min(4, y_end - y0);
+    uint8_t* rows[4] = {};
+    uint8_t* tmp[4] = {};
+    for (int r = 0; r < n; r++) {
+      rows[r] = dst.row(y0 + r);
+      tmp[r] = s.row(10 + r);
+    }
+    if (whole) VerticalQuads(q, taps, 0, whole, rows);
+    if (!rest) continue;
+    VerticalQuads(q, taps, whole, rest, tmp);
+    for (int r = 0; r < n; r++) {
+      if (dst.step == 1)
+        std::memcpy(rows[r] + whole * G, tmp[r], w - whole * G);
+      else
+        Scatter(dst, y0 + r, tmp[r]);
+    }
+  }
+}
+#endif
+
+// `dot`: the 8-bit 8-tap passes through the target's dot-product island
+// (MC_DOT_ISLAND), which the caller has found the CPU to have.
 template <class S>
 void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
-            McFilter filter, int y_begin, int y_end) {
+            McFilter filter, int y_begin, int y_end,
+            [[maybe_unused]] bool dot = false) {
   // A plane without columns has nothing to write, nor an edge sample to
   // extend: Extend would read outside the row.
   if (y_begin >= y_end || src.width == 0) return;
@@ -585,7 +685,8 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fx];
   const int16_t* taps_y =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fy];
-  Scratch<S> s(w, G);
+  // The quad rows' spares (QuadRows): rows 8 .. 13.
+  Scratch<S> s(w, G, MC_DOT_ISLAND && dot ? 6 : 0);
   const Inside<S> inside(src, sh.ix, G, s.groups);
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
   // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
@@ -600,6 +701,11 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     } else if (bilinear) {
       LerpHorizontal(e, sh.fx, g0, count, out);
     } else {
+#if MC_DOT_ISLAND
+      if constexpr (std::is_same_v<decltype(out), uint8_t*>) {
+        if (dot) return Horizontal8Dot(e, taps_x, g0, count, out);
+      }
+#endif
 #if HWY_TARGET <= HWY_SSSE3
       Horizontal8Pairs(e, taps_x, g0, count, out);
 #else
@@ -637,6 +743,32 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     return;
   }
 
+#if MC_DOT_ISLAND
+  if constexpr (kBytes) {
+    if (dot && !bilinear) {
+      // Rows 6 .. 9 (after the ring's 0 .. 5) hold 4 windows' extended
+      // parts, or 4 source rows.
+      const auto fill = [&](const int* c, uint8_t* out) {
+        if (sh.fx == 0) {
+          const uint8_t* rows[4];
+          for (int m = 0; m < 4; m++) {
+            Extend(src, c[m], sh.ix, w, s.row(6 + m));
+            rows[m] = s.row(6 + m);
+          }
+          return QuadsOfRows(rows, s.groups, out);
+        }
+        const Window<S> e[4] = {
+            {src, c[0], sh.ix, G, s.groups, inside, s.row(6)},
+            {src, c[1], sh.ix, G, s.groups, inside, s.row(7)},
+            {src, c[2], sh.ix, G, s.groups, inside, s.row(8)},
+            {src, c[3], sh.ix, G, s.groups, inside, s.row(9)}};
+        HorizontalQuads(e, taps_x, s.groups, out);
+      };
+      QuadRows(dst, sh.iy, h, taps_y, s, G, fill, y_begin, y_end);
+      return;
+    }
+  }
+#endif
 #if HWY_TARGET <= HWY_SSSE3
   if constexpr (kBytes) {
     if (!bilinear) {
@@ -685,6 +817,17 @@ void McRowsBytes(const Plane& dst, const ConstPlane& src,
   McRows<uint8_t>(dst, src, sh, filter, y_begin, y_end);
 }
 
+// The same through the target's dot-product island (if it has one,
+// McHasDotIsland), installed only where the CPU has its instructions
+// (mc_cpu_has_dot_products).
+bool McHasDotIsland() { return MC_DOT_ISLAND; }
+
+void McRowsBytesDot(const Plane& dst, const ConstPlane& src,
+                    const McPlaneShift& sh, McFilter filter, int y_begin,
+                    int y_end) {
+  McRows<uint8_t>(dst, src, sh, filter, y_begin, y_end, MC_DOT_ISLAND);
+}
+
 void McRowsWords(const Plane& dst, const ConstPlane& src,
                  const McPlaneShift& sh, McFilter filter, int y_begin,
                  int y_end) {
@@ -700,12 +843,36 @@ HWY_AFTER_NAMESPACE();
 namespace daedalus {
 
 HWY_EXPORT(McRowsBytes);
+HWY_EXPORT(McRowsBytesDot);
+HWY_EXPORT(McHasDotIsland);
 HWY_EXPORT(McRowsWords);
 
-void mc_dsp_init_simd(McDsp* dsp) {
-  dsp->rows = simd_dispatch(HWY_DISPATCH_TABLE(McRowsBytes));
+bool mc_cpu_has_dot_products() {
+#if HWY_ARCH_X86
+  // CPUID leaf 7: ECX bits 1 AVX512_VBMI, 6 AVX512_VBMI2, 11 AVX512_VNNI
+  // (the AVX3 target itself has checked AVX-512 F/BW/DQ/VL and the OS's
+  // ZMM state).
+  unsigned a, b, c, d;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const unsigned needed = 1u << 1 | 1u << 6 | 1u << 11;
+  return (c & needed) == needed;
+#elif HWY_ARCH_ARM_A64
+  return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+#else
+  return false;
+#endif
+}
+
+void mc_dsp_init_simd(McDsp* dsp, bool dot_products) {
+  const bool island = dot_products &&
+                      simd_dispatch(HWY_DISPATCH_TABLE(McHasDotIsland))() &&
+                      mc_cpu_has_dot_products();
+  dsp->rows = simd_dispatch(island ? HWY_DISPATCH_TABLE(McRowsBytesDot)
+                                   : HWY_DISPATCH_TABLE(McRowsBytes));
   dsp->rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(McRowsWords));
 }
+
+void mc_dsp_init_simd(McDsp* dsp) { mc_dsp_init_simd(dsp, true); }
 
 }  // namespace daedalus
 #endif

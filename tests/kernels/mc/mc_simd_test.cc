@@ -1,9 +1,11 @@
 // The mc SIMD rows against the scalar reference, bit-exact, once per Highway
 // target and at both bit depths: every bank and phase pair, adversarial
 // 0/max content aligned with the taps, awkward sizes, strides and shifts,
-// NV12 and P010 chroma, and bands. 10-bit sources carry random bits outside
-// their values, which must count for nothing; 10-bit destinations start
-// with random bits there, which must come out 0. Random frames (sizes,
+// NV12 and P010 chroma, and bands, each with the target's dot-product
+// island (mc_dot.h, where the CPU has it) and without (what a CPU without
+// it runs). 10-bit sources carry random bits outside their values, which
+// must count for nothing; 10-bit destinations start with random bits there,
+// which must come out 0. Random frames (sizes,
 // strides, formats, shifts, filters and content) on every target: the
 // shared harness (tests/kernels/harness, HarnessSimd.Mc).
 #include <gtest/gtest.h>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "daedalus/mc.h"
+#include "filters/mc/mc_dot.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
@@ -80,15 +83,28 @@ void prepare_outputs(Image& want, Image& got, std::mt19937& gen) {
   }
 }
 
-// Both ladders of a test: the reference and whatever mc_dsp_init picks for
-// the target under test.
+// Both ladders of a test: the reference and what mc_dsp_init picks for the
+// target under test (its dot-product island where the CPU has one), or the
+// rows without the island.
 struct Dsps {
-  Dsps() {
+  explicit Dsps(bool dot_products) {
     mc_dsp_init_ref(&ref);
-    mc_dsp_init(&simd);
+    if (dot_products) {
+      mc_dsp_init(&simd);
+    } else {
+      mc_dsp_init_ref(&simd);
+      mc_dsp_init_simd(&simd, false);
+    }
   }
   McDsp ref, simd;
 };
+
+// Both where the target under test has an island the CPU runs, else the
+// one set of rows once.
+std::vector<bool> island_modes() {
+  if (Dsps(true).simd.rows == Dsps(false).simd.rows) return {false};
+  return {true, false};
+}
 
 // Every row of plane 0 through both, compared.
 void expect_plane_matches(const Dsps& dsps, const Image& src,
@@ -119,35 +135,62 @@ void expect_frame_matches(const Dsps& dsps, const Image& src,
   ASSERT_TRUE(test::guards_intact(src)) << describe(src, params);
 }
 
+// The island is installed exactly where the target has one and the CPU
+// reports its instructions (on x86 as the compiler's own CPUID check sees
+// them), and the rows without it are the target's own.
+TEST_P(McSimd, DotProductIslandWhereTheCpuHasIt) {
+  const Dsps with(true), without(false);
+  const bool island_target = GetParam() == HWY_AVX3 || GetParam() == HWY_NEON;
+#if HWY_ARCH_X86
+  __builtin_cpu_init();
+  EXPECT_EQ(mc_cpu_has_dot_products(),
+            __builtin_cpu_supports("avx512vnni") &&
+                __builtin_cpu_supports("avx512vbmi") &&
+                __builtin_cpu_supports("avx512vbmi2"));
+#endif
+  EXPECT_NE(without.simd.rows, without.ref.rows);
+  if (island_target && mc_cpu_has_dot_products())
+    EXPECT_NE(with.simd.rows, without.simd.rows);
+  else
+    EXPECT_EQ(with.simd.rows, without.simd.rows);
+  EXPECT_EQ(with.simd.rows_hbd, without.simd.rows_hbd);
+}
+
 TEST_P(McSimd, InstallsItsOwnRows) {
-  const Dsps dsps;
-  EXPECT_NE(dsps.simd.rows, dsps.ref.rows);
-  EXPECT_NE(dsps.simd.rows_hbd, dsps.ref.rows_hbd);
-  EXPECT_NE(dsps.simd.rows_hbd, nullptr);
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    EXPECT_NE(dsps.simd.rows, dsps.ref.rows);
+    EXPECT_NE(dsps.simd.rows_hbd, dsps.ref.rows_hbd);
+    EXPECT_NE(dsps.simd.rows_hbd, nullptr);
+  }
 }
 
 // Widths around the group sizes of every target (two vectors of 16-bit
 // lanes: 2 to 256 samples), where a row ends in a partial group or is
 // narrower than one.
 TEST_P(McSimd, EveryPhasePairEveryBank) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(1);
-  std::uniform_int_distribution<int> shift(-9, 9);
-  const int widths[] = {1,  2,  3,  7,  15,  16,  17,  31, 32,
-                        33, 63, 64, 65, 130, 255, 256, 257};
-  int trial = 0;
-  for (PixelFormat format : kGray)
-    for (McFilter filter : kFilters)
-      for (int fy = 0; fy < 16; fy++)
-        for (int fx = 0; fx < 16; fx++) {
-          const int w = widths[trial % std::size(widths)];
-          const int h = 1 + trial % 13;
-          trial++;
-          Image src(format, w, h, trial % 4);
-          fill_source(src, gen);
-          expect_plane_matches(dsps, src, {shift(gen), shift(gen), fx, fy},
-                               filter);
-        }
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(1);
+    std::uniform_int_distribution<int> shift(-9, 9);
+    const int widths[] = {1,  2,  3,  7,  15,  16,  17,  31, 32,
+                          33, 63, 64, 65, 130, 255, 256, 257};
+    int trial = 0;
+    for (PixelFormat format : kGray)
+      for (McFilter filter : kFilters)
+        for (int fy = 0; fy < 16; fy++)
+          for (int fx = 0; fx < 16; fx++) {
+            const int w = widths[trial % std::size(widths)];
+            const int h = 1 + trial % 13;
+            trial++;
+            Image src(format, w, h, trial % 4);
+            fill_source(src, gen);
+            expect_plane_matches(dsps, src, {shift(gen), shift(gen), fx, fy},
+                                 filter);
+          }
+  }
 }
 
 // 0 or max (255, 1023) at each tap by the sign of that tap, or the
@@ -162,25 +205,28 @@ bool aligned(const int16_t* t, int coordinate, bool invert) {
 }
 
 TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(2);
-  std::uniform_int_distribution<int> shift(-2, 2);
-  for (PixelFormat format : kGray)
-    for (McFilter filter : k8TapFilters)
-      for (int fy = 0; fy < 16; fy++)
-        for (int fx = 0; fx < 16; fx++)
-          for (int invert = 0; invert < 4; invert++) {
-            Image src(format, 40 + fx, 16, 2);
-            const int maxv = max_of(src);
-            fill_source(src, gen, [&](int, int x, int y) {
-              const bool high =
-                  fy == 0 || aligned(taps(filter, fy), y, invert & 2);
-              return high && aligned(taps(filter, fx), x, invert & 1) ? maxv
-                                                                      : 0;
-            });
-            expect_plane_matches(dsps, src, {shift(gen), shift(gen), fx, fy},
-                                 filter);
-          }
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(2);
+    std::uniform_int_distribution<int> shift(-2, 2);
+    for (PixelFormat format : kGray)
+      for (McFilter filter : k8TapFilters)
+        for (int fy = 0; fy < 16; fy++)
+          for (int fx = 0; fx < 16; fx++)
+            for (int invert = 0; invert < 4; invert++) {
+              Image src(format, 40 + fx, 16, 2);
+              const int maxv = max_of(src);
+              fill_source(src, gen, [&](int, int x, int y) {
+                const bool high =
+                    fy == 0 || aligned(taps(filter, fy), y, invert & 2);
+                return high && aligned(taps(filter, fx), x, invert & 1) ? maxv
+                                                                        : 0;
+              });
+              expect_plane_matches(dsps, src, {shift(gen), shift(gen), fx, fy},
+                                   filter);
+            }
+  }
 }
 
 // The kernel's 16-bit accumulator is exact when the sums of a phase lie
@@ -203,24 +249,27 @@ TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
 // Shifts far past the plane (every tap clamps to one edge), and shifts that
 // leave the window straddling an edge.
 TEST_P(McSimd, ShiftsBeyondThePlane) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(4);
-  for (PixelFormat format : kGray)
-    for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {70, 9}})
-      for (int ix : {-65536, -w - 5, -w + 2, 3, w - 2, w + 4, 65535})
-        for (int iy : {-65536, -h - 5, -1, h - 1, h + 4, 65535}) {
-          Image src(format, w, h, 3);
-          fill_source(src, gen);
-          for (McFilter filter : kFilters)
-            for (auto [fx, fy] : {std::pair{0, 0}, {5, 0}, {0, 11}, {8, 3}})
-              expect_plane_matches(dsps, src, {ix, iy, fx, fy}, filter);
-        }
-  for (PixelFormat format : {PixelFormat::NV12, PixelFormat::P010_10LE}) {
-    Image src(format, 37, 19, 2);
-    fill_source(src, gen);
-    for (McFilter filter : kFilters)
-      for (double d : {4096.0, -4096.0, 4095.7, -4095.3, 40.5})
-        expect_frame_matches(dsps, src, {d, -d, filter}, 3);
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(4);
+    for (PixelFormat format : kGray)
+      for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {70, 9}})
+        for (int ix : {-65536, -w - 5, -w + 2, 3, w - 2, w + 4, 65535})
+          for (int iy : {-65536, -h - 5, -1, h - 1, h + 4, 65535}) {
+            Image src(format, w, h, 3);
+            fill_source(src, gen);
+            for (McFilter filter : kFilters)
+              for (auto [fx, fy] : {std::pair{0, 0}, {5, 0}, {0, 11}, {8, 3}})
+                expect_plane_matches(dsps, src, {ix, iy, fx, fy}, filter);
+          }
+    for (PixelFormat format : {PixelFormat::NV12, PixelFormat::P010_10LE}) {
+      Image src(format, 37, 19, 2);
+      fill_source(src, gen);
+      for (McFilter filter : kFilters)
+        for (double d : {4096.0, -4096.0, 4095.7, -4095.3, 40.5})
+          expect_frame_matches(dsps, src, {d, -d, filter}, 3);
+    }
   }
 }
 
@@ -228,48 +277,54 @@ TEST_P(McSimd, ShiftsBeyondThePlane) {
 // the left or the right edge or both, or inside, for each integer shift
 // around the widths and the group sizes.
 TEST_P(McSimd, WindowsAgainstTheEdges) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(7);
-  for (PixelFormat format : kGray)
-    for (int w : {5, 40, 77, 150, 300}) {
-      Image src(format, w, 4, 1);
-      fill_source(src, gen);
-      std::vector<int> shifts = {-w - 9, -w, -w + 3, w - 12, w - 3, w + 4};
-      for (int ix = -140; ix <= 140; ix += 7) shifts.push_back(ix);
-      for (int ix = -6; ix <= 6; ix++) shifts.push_back(ix);
-      for (int ix : shifts)
-        for (McFilter filter : kFilters)
-          for (auto [fx, fy] : {std::pair{9, 0}, {0, 4}, {2, 13}})
-            expect_plane_matches(dsps, src, {ix, -1, fx, fy}, filter);
-    }
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(7);
+    for (PixelFormat format : kGray)
+      for (int w : {5, 40, 77, 150, 300}) {
+        Image src(format, w, 4, 1);
+        fill_source(src, gen);
+        std::vector<int> shifts = {-w - 9, -w, -w + 3, w - 12, w - 3, w + 4};
+        for (int ix = -140; ix <= 140; ix += 7) shifts.push_back(ix);
+        for (int ix = -6; ix <= 6; ix++) shifts.push_back(ix);
+        for (int ix : shifts)
+          for (McFilter filter : kFilters)
+            for (auto [fx, fy] : {std::pair{9, 0}, {0, 4}, {2, 13}})
+              expect_plane_matches(dsps, src, {ix, -1, fx, fy}, filter);
+      }
+  }
 }
 
 // One channel of an interleaved chroma plane: the other channel's bytes are
 // never written.
 TEST_P(McSimd, SemiPlanarChannelsStayApart) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(5);
-  for (PixelFormat format : kSemiPlanar)
-    for (int w : {2, 33, 130, 301}) {
-      Image src(format, w, 14, 1), want(format, w, 14, 2),
-          got(format, w, 14, 2);
-      fill_source(src, gen);
-      const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
-      const McRowsFn simd = mc_rows_fn(dsps.simd, src.frame());
-      for (McFilter filter : kFilters)
-        for (auto [fx, fy] : {std::pair{0, 0}, {7, 0}, {0, 9}, {13, 2}})
-          for (int p = 1; p < 3; p++) {
-            test::fill(want, [](int, int, int) { return 0x5A; });
-            test::fill(got, [](int, int, int) { return 0x5A; });
-            const McPlaneShift s{-2, 1, fx, fy};
-            const ConstPlane in = src.frame().planes[p];
-            ref(want.frame().planes[p], in, s, filter, 0, in.height);
-            simd(got.frame().planes[p], in, s, filter, 0, in.height);
-            ASSERT_EQ(test::first_difference(want, got), "")
-                << describe(src, s, filter) << " plane " << p;
-            ASSERT_TRUE(test::guards_intact(got));
-          }
-    }
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(5);
+    for (PixelFormat format : kSemiPlanar)
+      for (int w : {2, 33, 130, 301}) {
+        Image src(format, w, 14, 1), want(format, w, 14, 2),
+            got(format, w, 14, 2);
+        fill_source(src, gen);
+        const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
+        const McRowsFn simd = mc_rows_fn(dsps.simd, src.frame());
+        for (McFilter filter : kFilters)
+          for (auto [fx, fy] : {std::pair{0, 0}, {7, 0}, {0, 9}, {13, 2}})
+            for (int p = 1; p < 3; p++) {
+              test::fill(want, [](int, int, int) { return 0x5A; });
+              test::fill(got, [](int, int, int) { return 0x5A; });
+              const McPlaneShift s{-2, 1, fx, fy};
+              const ConstPlane in = src.frame().planes[p];
+              ref(want.frame().planes[p], in, s, filter, 0, in.height);
+              simd(got.frame().planes[p], in, s, filter, 0, in.height);
+              ASSERT_EQ(test::first_difference(want, got), "")
+                  << describe(src, s, filter) << " plane " << p;
+              ASSERT_TRUE(test::guards_intact(got));
+            }
+      }
+  }
 }
 
 // Nothing outside a row is read or written: source and destination rows
@@ -277,72 +332,78 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
 // the window over either edge, past it, or inside, and for planes without
 // columns (whose rows Extend once read before their first byte).
 TEST_P(McSimd, TouchesNothingOutsideTheRows) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(8);
-  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21,
-                             PixelFormat::I420_10LE, PixelFormat::P010_10LE})
-    for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {6, 3}, {37, 5}, {130, 4}}) {
-      Image src(format, w, h);
-      fill_source(src, gen);
-      for (test::GuardSide side :
-           {test::GuardSide::Before, test::GuardSide::After}) {
-        const test::GuardedFrame in(src, side);
-        for (McFilter filter : kFilters)
-          for (double dx : {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 40.0})
-            for (double dy : {0.0, -1.6}) {
-              const McParams params{dx, dy, filter};
-              Image want(format, w, h), got(format, w, h);  // zeros
-              mc_frame(dsps.ref, want.frame(), src.frame(), params);
-              const test::GuardedFrame out(got, side);
-              mc_frame(dsps.simd, out.frame(), in.frame(), params);
-              out.copy_to(got);
-              ASSERT_EQ(test::first_difference(want, got), "")
-                  << describe(src, params) << ", " << side;
-            }
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(8);
+    for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21,
+                               PixelFormat::I420_10LE, PixelFormat::P010_10LE})
+      for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {6, 3}, {37, 5}, {130, 4}}) {
+        Image src(format, w, h);
+        fill_source(src, gen);
+        for (test::GuardSide side :
+             {test::GuardSide::Before, test::GuardSide::After}) {
+          const test::GuardedFrame in(src, side);
+          for (McFilter filter : kFilters)
+            for (double dx : {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 40.0})
+              for (double dy : {0.0, -1.6}) {
+                const McParams params{dx, dy, filter};
+                Image want(format, w, h), got(format, w, h);  // zeros
+                mc_frame(dsps.ref, want.frame(), src.frame(), params);
+                const test::GuardedFrame out(got, side);
+                mc_frame(dsps.simd, out.frame(), in.frame(), params);
+                out.copy_to(got);
+                ASSERT_EQ(test::first_difference(want, got), "")
+                    << describe(src, params) << ", " << side;
+              }
+        }
       }
-    }
+  }
 }
 
 // Bands in any order, of any size down to one row, compose to the whole
 // plane, and a band writes nothing outside its rows.
 TEST_P(McSimd, BandsComposeInAnyOrder) {
-  const Dsps dsps;
-  std::mt19937 gen = test::rng(6);
-  std::uniform_int_distribution<int> shift(-12, 12), phase(0, 15);
-  for (int trial = 0; trial < 60; trial++) {
-    const int w = 20 + trial * 5, h = 1 + trial % 40;
-    const PixelFormat format = kGray[trial % 2];
-    Image src(format, w, h, 2);
-    Image want(format, w, h, 2), got(format, w, h, 2);
-    fill_source(src, gen);
-    const McFilter filter = kFilters[(trial / 2) % 4];
-    const McPlaneShift s{shift(gen), shift(gen), phase(gen), phase(gen)};
-    const ConstPlane in = src.frame().planes[0];
-    const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
-    const McRowsFn simd = mc_rows_fn(dsps.simd, src.frame());
-    test::fill(want, [](int, int, int) { return 0x5A; });
-    ref(want.frame().planes[0], in, s, filter, 0, h);
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(6);
+    std::uniform_int_distribution<int> shift(-12, 12), phase(0, 15);
+    for (int trial = 0; trial < 60; trial++) {
+      const int w = 20 + trial * 5, h = 1 + trial % 40;
+      const PixelFormat format = kGray[trial % 2];
+      Image src(format, w, h, 2);
+      Image want(format, w, h, 2), got(format, w, h, 2);
+      fill_source(src, gen);
+      const McFilter filter = kFilters[(trial / 2) % 4];
+      const McPlaneShift s{shift(gen), shift(gen), phase(gen), phase(gen)};
+      const ConstPlane in = src.frame().planes[0];
+      const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
+      const McRowsFn simd = mc_rows_fn(dsps.simd, src.frame());
+      test::fill(want, [](int, int, int) { return 0x5A; });
+      ref(want.frame().planes[0], in, s, filter, 0, h);
 
-    std::vector<std::pair<int, int>> bands = test::random_pieces(h, gen);
-    if (trial % 6 < 2) {  // one row each, bottom up
-      bands.clear();
-      for (int y = h - 1; y >= 0; y--) bands.push_back({y, y + 1});
-    }
+      std::vector<std::pair<int, int>> bands = test::random_pieces(h, gen);
+      if (trial % 6 < 2) {  // one row each, bottom up
+        bands.clear();
+        for (int y = h - 1; y >= 0; y--) bands.push_back({y, y + 1});
+      }
 
-    test::fill(got, [](int, int, int) { return 0x5A; });
-    std::vector<bool> written(h, false);
-    for (auto [begin, end] : bands) {
-      simd(got.frame().planes[0], in, s, filter, begin, end);
-      for (int y = begin; y < end; y++) written[y] = true;
-      for (int y = 0; y < h; y++)
-        for (int x = 0; x < w && !written[y]; x++)
-          ASSERT_EQ(value_at(got.frame().planes[0], x, y), 0x5A)
-              << describe(src, s, filter) << " band " << begin << ".." << end
-              << " wrote row " << y;
+      test::fill(got, [](int, int, int) { return 0x5A; });
+      std::vector<bool> written(h, false);
+      for (auto [begin, end] : bands) {
+        simd(got.frame().planes[0], in, s, filter, begin, end);
+        for (int y = begin; y < end; y++) written[y] = true;
+        for (int y = 0; y < h; y++)
+          for (int x = 0; x < w && !written[y]; x++)
+            ASSERT_EQ(value_at(got.frame().planes[0], x, y), 0x5A)
+                << describe(src, s, filter) << " band " << begin << ".." << end
+                << " wrote row " << y;
+      }
+      ASSERT_EQ(test::first_difference(want, got), "")
+          << describe(src, s, filter);
+      ASSERT_TRUE(test::guards_intact(got));
     }
-    ASSERT_EQ(test::first_difference(want, got), "")
-        << describe(src, s, filter);
-    ASSERT_TRUE(test::guards_intact(got));
   }
 }
 

@@ -1,0 +1,245 @@
+// The AVX-512 dot-product island of mc's 8-bit 8-tap passes, for
+// mc_simd.cc, which includes it inside its AVX3 target's namespace after
+// Window (hence no include guard and no includes of its own). Highway 1.0.3
+// has no such ops: these functions are compiled for AVX3 plus AVX512-VNNI,
+// VBMI (and VBMI2's vpshrdd) and run only where mc_cpu_has_dot_products()
+// says the CPU has the three.
+//
+// vpdpbusd multiplies 4 unsigned bytes (samples) by 4 signed bytes (taps)
+// and adds the 4 products to a 32-bit lane: two of them give an output's 8
+// taps, exactly (no 16-bit wrap or saturation). vpermb builds each lane's 4
+// samples from one load of the row.
+
+#define DAEDALUS_MC_DOT_ATTR \
+  __attribute__((target(HWY_TARGET_STR ",avx512vnni,avx512vbmi,avx512vbmi2")))
+
+// Taps 4h .. 4h + 3 of a phase, as signed bytes in every 32-bit lane.
+DAEDALUS_MC_DOT_ATTR inline __m512i DotTaps(const int16_t* taps, int h) {
+  uint32_t quad = 0;
+  for (int b = 0; b < 4; b++)
+    quad |= static_cast<uint32_t>(taps[4 * h + b] & 255) << (8 * b);
+  return _mm512_set1_epi32(static_cast<int32_t>(quad));
+}
+
+// The vpermb indices of the windows: window k of half h gathers, in lane j
+// of 128-bit block i, bytes 16h + 4k + 8i + j .. + 3 (the samples of
+// output 8i + j + 4k - 4s for taps 4s .. 4s + 3).
+struct WindowIndices {
+  constexpr WindowIndices() {
+    for (int h = 0; h < 2; h++)
+      for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 4; i++)
+          for (int j = 0; j < 4; j++)
+            for (int b = 0; b < 4; b++)
+              bytes[h][k][16 * i + 4 * j + b] =
+                  static_cast<uint8_t>(16 * h + 4 * k + 8 * i + j + b);
+  }
+  alignas(64) uint8_t bytes[2][3][64] = {};
+};
+alignas(64) constexpr WindowIndices kWindowIndices;
+
+// The 8-tap horizontal outputs 0 .. 31 of the samples from byte `off` of
+// a load (0 or 16): in block i, accumulator a holds outputs 8i .. 8i + 3, b
+// outputs 8i + 4 .. 8i + 7; a reads windows w0 (taps 0-3) and w4 (taps
+// 4-7), b w4 and w8. Saturated to 16 bits (a sum past 32767 clips to 255
+// all the same) and shifted, as 32 words in output order.
+class DotHorizontal {
+ public:
+  DAEDALUS_MC_DOT_ATTR explicit DotHorizontal(const int16_t* taps)
+      : t0_(DotTaps(taps, 0)), t1_(DotTaps(taps, 1)) {
+    for (int h = 0; h < 2; h++)
+      for (int k = 0; k < 3; k++)
+        index_[h][k] = _mm512_load_si512(kWindowIndices.bytes[h][k]);
+  }
+
+  // half 0 from byte 0 of v, half 1 from byte 16.
+  DAEDALUS_MC_DOT_ATTR __m512i Half(__m512i v, int half) const {
+    const __m512i w0 = _mm512_permutexvar_epi8(index_[half][0], v);
+    const __m512i w4 = _mm512_permutexvar_epi8(index_[half][1], v);
+    const __m512i w8 = _mm512_permutexvar_epi8(index_[half][2], v);
+    const __m512i bias = _mm512_set1_epi32(64);
+    const __m512i a =
+        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, w0, t0_), w4, t1_);
+    const __m512i b =
+        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, w4, t0_), w8, t1_);
+    return _mm512_srai_epi16(_mm512_packs_epi32(a, b), 7);
+  }
+
+ private:
+  __m512i t0_, t1_;
+  __m512i index_[2][3];
+};
+
+// Groups [g0, g0 + count) of 64 outputs of the 8-tap horizontal pass,
+// output x from e[x .. x + 7], clipped to bytes in order at out. A group
+// reads e[64g .. 64g + 79]: outputs 32 .. 63 from the load at 16.
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
+    const Window<uint8_t> e, const int16_t* taps, size_t g0, size_t count,
+    uint8_t* HWY_RESTRICT out) {
+  const DotHorizontal h(taps);
+  const __m512i order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
+  for (size_t i = 0; i < count; i++) {
+    const uint8_t* p = e.group(g0 + i);
+    const __m512i lo = h.Half(_mm512_loadu_si512(p), 0);
+    const __m512i hi = h.Half(_mm512_loadu_si512(p + 16), 1);
+    // packus leaves block i with outputs 8i .. 8i + 7 and 32 + 8i ..
+    const __m512i bytes = _mm512_packus_epi16(lo, hi);
+    _mm512_storeu_si512(out + 64 * i, _mm512_permutexvar_epi64(order, bytes));
+  }
+}
+
+// The 2-D passes go through quad rows: 4 source rows of a group of 64
+// columns in 4 vectors of 32-bit lanes, lane j of 128-bit block i of vector
+// k holding column 16i + 4k + j of rows 0 .. 3 in its bytes (the order in
+// which unpacking 4 rows leaves them, and in which packing 4 such vectors of
+// results restores the columns). A quad row of the source rows from r on
+// and the one from r + 4 give, shifted by s bytes (vpshrdd), the one from
+// r + s: so the horizontal pass runs 4 rows at a time, and each output row
+// reads 3 quad rows. 256 bytes a group.
+constexpr size_t kQuadGroupBytes = 256;
+
+DAEDALUS_MC_DOT_ATTR inline void StoreQuads(__m512i r0, __m512i r1, __m512i r2,
+                                            __m512i r3, uint8_t* out) {
+  const __m512i lo01 = _mm512_unpacklo_epi8(r0, r1);
+  const __m512i hi01 = _mm512_unpackhi_epi8(r0, r1);
+  const __m512i lo23 = _mm512_unpacklo_epi8(r2, r3);
+  const __m512i hi23 = _mm512_unpackhi_epi8(r2, r3);
+  _mm512_store_si512(out, _mm512_unpacklo_epi16(lo01, lo23));
+  _mm512_store_si512(out + 64, _mm512_unpackhi_epi16(lo01, lo23));
+  _mm512_store_si512(out + 128, _mm512_unpacklo_epi16(hi01, hi23));
+  _mm512_store_si512(out + 192, _mm512_unpackhi_epi16(hi01, hi23));
+}
+
+// The quad row of byte rows r[0..3] (in sample order), `groups` groups.
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void QuadsOfRows(const uint8_t* const* r,
+                                                   size_t groups,
+                                                   uint8_t* HWY_RESTRICT out) {
+  for (size_t g = 0; g < groups; g++) {
+    const size_t x = 64 * g;
+    StoreQuads(_mm512_loadu_si512(r[0] + x), _mm512_loadu_si512(r[1] + x),
+               _mm512_loadu_si512(r[2] + x), _mm512_loadu_si512(r[3] + x),
+               out + kQuadGroupBytes * g);
+  }
+}
+
+// vpermt2b indices of the quad rows' windows: window m, in lane j of block
+// i, gathers samples 16i + 4m + j .. + 3 of a group, n < 64 from the load
+// at 0 (index n), the others from the load at 16 (index 64 + n - 16).
+struct QuadWindowIndices {
+  constexpr QuadWindowIndices() {
+    for (int m = 0; m < 5; m++)
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+          for (int b = 0; b < 4; b++) {
+            const int n = 16 * i + 4 * m + j + b;
+            bytes[m][16 * i + 4 * j + b] =
+                static_cast<uint8_t>(n < 64 ? n : n + 48);
+          }
+    // Bytes 4r + c of a block (row r, column c) to 4c + r.
+    for (int i = 0; i < 4; i++)
+      for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+          transpose[16 * i + 4 * c + r] = static_cast<uint8_t>(4 * r + c);
+  }
+  alignas(64) uint8_t bytes[5][64] = {};
+  alignas(64) uint8_t transpose[64] = {};
+};
+alignas(64) constexpr QuadWindowIndices kQuadWindowIndices;
+
+// The quad row of the 8-tap horizontal pass over windows e[0..3], `groups`
+// groups. Accumulator k of a row holds the outputs of vector k's columns,
+// from windows k (taps 0-3) and k + 1 (taps 4-7); packing rows 0 and 1, 2
+// and 3, then the two, leaves block i with rows 0 .. 3 of 4 columns each,
+// which a byte shuffle turns into 4 quads.
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalQuads(
+    const Window<uint8_t>* e, const int16_t* taps, size_t groups,
+    uint8_t* HWY_RESTRICT out) {
+  const __m512i t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
+  const __m512i bias = _mm512_set1_epi32(64);
+  __m512i index[5];
+  for (int m = 0; m < 5; m++)
+    index[m] = _mm512_load_si512(kQuadWindowIndices.bytes[m]);
+  const __m512i transpose = _mm512_load_si512(kQuadWindowIndices.transpose);
+  // Rows r and r + 1, packed to 16 bits and shifted: vector k's columns.
+  const auto two_rows = [&](size_t g, int r, __m512i* words) {
+    __m512i acc[2][4];
+    for (int h = 0; h < 2; h++) {
+      const uint8_t* p = e[r + h].group(g);
+      const __m512i lo = _mm512_loadu_si512(p);
+      const __m512i hi = _mm512_loadu_si512(p + 16);
+      __m512i w[5];
+      for (int m = 0; m < 5; m++)
+        w[m] = _mm512_permutex2var_epi8(lo, index[m], hi);
+      for (int k = 0; k < 4; k++)
+        acc[h][k] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, w[k], t0),
+                                        w[k + 1], t1);
+    }
+    for (int k = 0; k < 4; k++)
+      words[k] = _mm512_srai_epi16(_mm512_packs_epi32(acc[0][k], acc[1][k]), 7);
+  };
+  for (size_t g = 0; g < groups; g++) {
+    __m512i w01[4], w23[4];
+    two_rows(g, 0, w01);
+    two_rows(g, 2, w23);
+    for (int k = 0; k < 4; k++)
+      _mm512_store_si512(
+          out + kQuadGroupBytes * g + 64 * k,
+          _mm512_shuffle_epi8(_mm512_packus_epi16(w01[k], w23[k]), transpose));
+  }
+}
+
+// The quad row from source row r + s, of the quad rows from r and r + 4.
+template <int s>
+DAEDALUS_MC_DOT_ATTR inline __m512i ShiftRows(__m512i a, __m512i b) {
+  if constexpr (s == 0) return a;
+  return _mm512_shrdi_epi32(a, b, 8 * s);
+}
+
+// The output row of the 8-tap vertical pass from quad rows a, b, c, its
+// taps 0-3 on a and b shifted by s, its taps 4-7 on b and c shifted by s:
+// 64 columns, clipped to bytes in order at row + x (no row: none).
+template <int s>
+DAEDALUS_MC_DOT_ATTR inline void StoreVertical(const __m512i* a,
+                                               const __m512i* b,
+                                               const __m512i* c, __m512i t0,
+                                               __m512i t1, uint8_t* row,
+                                               size_t x) {
+  if (!row) return;
+  uint8_t* out = row + x;
+  const __m512i bias = _mm512_set1_epi32(64);
+  __m512i acc[4];
+  for (int k = 0; k < 4; k++)
+    acc[k] = _mm512_dpbusd_epi32(
+        _mm512_dpbusd_epi32(bias, ShiftRows<s>(a[k], b[k]), t0),
+        ShiftRows<s>(b[k], c[k]), t1);
+  // Block i of each pack: columns 16i .. 16i + 7, then 16i + 8 ..
+  const __m512i lo = _mm512_srai_epi16(_mm512_packs_epi32(acc[0], acc[1]), 7);
+  const __m512i hi = _mm512_srai_epi16(_mm512_packs_epi32(acc[2], acc[3]), 7);
+  _mm512_storeu_si512(out, _mm512_packus_epi16(lo, hi));
+}
+
+// Groups [g0, g0 + count) of output rows s = 0 .. 3 of the 8-tap vertical
+// pass over quad rows q[0..2] (row s shifted by s), row s written from
+// out[s] on where out[s] is not null. Each group's quad rows are loaded
+// once for the 4 rows.
+DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
+                                                     const int16_t* taps,
+                                                     size_t g0, size_t count,
+                                                     uint8_t* const* out) {
+  const __m512i t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
+  for (size_t i = 0; i < count; i++) {
+    const size_t group = kQuadGroupBytes * (g0 + i);
+    __m512i a[4], b[4], c[4];
+    for (int k = 0; k < 4; k++) {
+      a[k] = _mm512_load_si512(q[0] + group + 64 * k);
+      b[k] = _mm512_load_si512(q[1] + group + 64 * k);
+      c[k] = _mm512_load_si512(q[2] + group + 64 * k);
+    }
+    StoreVertical<0>(a, b, c, t0, t1, out[0], 64 * i);
+    StoreVertical<1>(a, b, c, t0, t1, out[1], 64 * i);
+    StoreVertical<2>(a, b, c, t0, t1, out[2], 64 * i);
+    StoreVertical<3>(a, b, c, t0, t1, out[3], 64 * i);
+  }
+}
+
+#undef DAEDALUS_MC_DOT_ATTR
