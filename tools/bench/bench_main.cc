@@ -179,6 +179,11 @@ std::vector<Workload> workloads() {
         {"deblock-dct" + n + "-flat", deblock_job(dct), flat_blocks(8)});
     list.push_back({"deblock-dct" + n + "-texture", deblock_job(dct), texture});
   }
+  // mode=dct at the element's defaults (qp 30, 4 shifts), the setting
+  // issue 13's "within 4x of mode=h264" is about, on the texture.
+  DeblockParams dct_default;
+  dct_default.mode = DeblockMode::Dct;
+  list.push_back({"deblock-dct-default", deblock_job(dct_default), texture});
   return list;
 }
 
@@ -726,7 +731,9 @@ int main(int argc, char** argv) {
         "-16: deblock's settings at those block sizes on the same content.\n"
         "deblock-dctN-flat, -texture: mode=dct qp=44 shifts=N (1, 4, 8) on "
         "those\n"
-        "flat blocks (every AC under the threshold) and on textured waves.\n"
+        "flat blocks (every AC under the threshold) and on textured waves;\n"
+        "deblock-dct-default: mode=dct's defaults (qp=30 shifts=4) on the "
+        "waves.\n"
         "cdef pri 4 sec 1 damping 3 on random content; mc regular dx=0.3 "
         "dy=0.7.\n"
         "10-bit formats (I420_10LE, I422_10LE, Y444_10LE, P010_10LE): every\n"

@@ -250,8 +250,12 @@ HWY_INLINE V rotate_any(D d, V a, V b) {
 // Cos16ButterfliesFitSixteenBits prove it. With kLowHalf, t[4..7] are all 0
 // (as thresholding mostly leaves them): then every stage-1 and stage-2
 // butterfly has a single product, which no lane type can overflow.
-template <bool kLowHalf, bool kVnni, class D, class V = hn::Vec<D> >
-HWY_INLINE void inverse(D d, V t[8]) {
+// With kOffset, `offset` is added to c0..c3 (stage 3's even half), so to
+// every output: the column pass takes the reconstruction's rounding and
+// prediction there, 4 adds instead of 8 (block_row says why that is exact).
+template <bool kLowHalf, bool kVnni, bool kOffset = false, class D,
+          class V = hn::Vec<D> >
+HWY_INLINE void inverse(D d, V t[8], V offset = V()) {
   V a4, a5, a6, a7, b0, b1, b2, b3;
   if constexpr (kLowHalf) {
     a4 = mul14<kCos28>(d, t[1]);
@@ -273,8 +277,9 @@ HWY_INLINE void inverse(D d, V t[8]) {
   }
   const V b4 = stored_add(d, a4, a5), b5 = stored_sub(d, a4, a5);
   const V b6 = stored_sub(d, a7, a6), b7 = stored_add(d, a7, a6);
-  const V c0 = stored_add(d, b0, b3), c1 = stored_add(d, b1, b2);
-  const V c2 = stored_sub(d, b1, b2), c3 = stored_sub(d, b0, b3);
+  const auto even = [&](V c) { return kOffset ? hn::Add(c, offset) : c; };
+  const V c0 = even(stored_add(d, b0, b3)), c1 = even(stored_add(d, b1, b2));
+  const V c2 = even(stored_sub(d, b1, b2)), c3 = even(stored_sub(d, b0, b3));
   const V c5 = mul14<kCos16>(d, hn::Sub(b6, b5));
   const V c6 = mul14<kCos16>(d, hn::Add(b6, b5));
   t[0] = stored_add(d, c0, b7);
@@ -441,20 +446,19 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
     V16 x[8];
     forward_pass1(d, in, bx, bias, x);
     forward<2>(d, x);  // x[u], lane v of each block
-    // Which coefficients survive: any AC at all; any at u >= 4 (the row
-    // pass's high half); any at v >= 4 (lanes 4-7: the column pass's).
-    const auto keep0 = hn::Or(is_dc, hn::Gt(hn::Abs(x[0]), t));
-    x[0] = hn::IfThenElseZero(keep0, x[0]);
-    auto low_u = hn::AndNot(is_dc, keep0), high_u = hn::FirstN(d, 0);
-    auto all = keep0;
+    x[0] = hn::IfThenElseZero(hn::Or(is_dc, hn::Gt(hn::Abs(x[0]), t)), x[0]);
     HWY_UNROLL(8)
-    for (int u = 1; u < 8; u++) {
-      const auto keep = hn::Gt(hn::Abs(x[u]), t);
-      (u < 4 ? low_u : high_u) = hn::Or(u < 4 ? low_u : high_u, keep);
-      all = hn::Or(all, keep);
-      x[u] = hn::IfThenElseZero(keep, x[u]);
-    }
-    if (hn::AllFalse(d, hn::Or(low_u, high_u))) {
+    for (int u = 1; u < 8; u++)
+      x[u] = hn::IfThenElseZero(hn::Gt(hn::Abs(x[u]), t), x[u]);
+    // Which coefficients survive, from ORs of the kept ones (vector ORs: as
+    // mask ORs they were a serial chain through AVX-512's mask registers):
+    // any AC at all; any at u >= 4 (the row pass's high half); any at
+    // v >= 4 (lanes 4-7: the column pass's).
+    const V16 high_u = hn::Or(hn::Or(x[4], x[5]), hn::Or(x[6], x[7]));
+    const V16 ac =
+        hn::Or(hn::Or(hn::IfThenZeroElse(is_dc, x[0]), hn::Or(x[1], x[2])),
+               hn::Or(x[3], high_u));
+    if (hn::AllTrue(d, hn::Eq(ac, zero))) {
       // VP9's inverse of a DC alone: Round2(., 14) by cos16 twice (exact
       // as pmulhrsw by twice cos16), Round2(., 5); the DC is lane 0 of
       // each block's part.
@@ -466,19 +470,23 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
         hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
       continue;
     }
-    if (hn::AllFalse(d, high_u))
+    if (hn::AllTrue(d, hn::Eq(high_u, zero)))
       inverse<true, kVnni>(d, x);
     else
       inverse<false, kVnni>(d, x);
     transpose(d, x);
-    if (hn::AllFalse(d, hn::And(all, high_v)))
-      inverse<true, kVnni>(d, x);
+    // The column pass adds round_pred to c0..c3, which are within 19500
+    // (deblock_dct_test.cc's Cos16ButterfliesFitSixteenBits): the sums
+    // fit 16 bits, and the last stage's saturating adds then give
+    // clip16(t + round_pred) for the spec's output t, which rounds and
+    // clips to the same sample as clip16(clip16(t) + round_pred).
+    if (hn::AllTrue(d, hn::Eq(hn::IfThenElseZero(high_v, ac), zero)))
+      inverse<true, kVnni, true>(d, x, round_pred);
     else
-      inverse<false, kVnni>(d, x);
+      inverse<false, kVnni, true>(d, x, round_pred);
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) {
-      const V16 y = hn::ShiftRight<5>(hn::SaturatedAdd(x[i], round_pred));
-      const V16 q = hn::Min(hn::Max(y, zero), k255);
+      const V16 q = hn::Min(hn::Max(hn::ShiftRight<5>(x[i]), zero), k255);
       hn::StoreU(hn::Add(hn::LoadU(d, out[i] + bx), q), d, out[i] + bx);
     }
   }
@@ -537,9 +545,10 @@ void DctRows(const ConstPlane& src, const Plane& dst,
         const auto mean8 = [&](int x) {
           return hn::DemoteTo(d8, hn::BitCast(d, mean(x)));
         };
+        // The row's address once (stores through it could alias dst's).
+        uint8_t* const row = dst.row(y);
         if (dst.step == 1)
-          for (; x0 + n <= w; x0 += n)
-            hn::StoreU(mean8(x0), d8, dst.row(y) + x0);
+          for (; x0 + n <= w; x0 += n) hn::StoreU(mean8(x0), d8, row + x0);
         for (int x = x0; x < w; x += n)
           hn::StoreU(mean8(x), d8, out_row.data() + x - x0);
         for (int x = x0; x < w; x++) dst.at(x, y) = out_row[x - x0];
