@@ -755,10 +755,14 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
       e += (last - e + b - 1) / b * b;
     }
     if constexpr (sizeof(S) == 2) {
-      for (int r = 0; r < count; r++)
-        for (int x = 0; x < w; x = x + 1 == covered_begin ? covered_end : x + 1)
-          set_sample_value<S>(plane, x, y0 + r,
-                              sample_value<S>(plane, x, y0 + r));
+      const auto rewrite = [&](int x_begin, int x_end) {
+        for (int r = 0; r < count; r++)
+          for (int x = x_begin; x < x_end; x++)
+            set_sample_value<S>(plane, x, y0 + r,
+                                sample_value<S>(plane, x, y0 + r));
+      };
+      rewrite(0, covered_begin);
+      rewrite(covered_end, w);
     }
   }
 }

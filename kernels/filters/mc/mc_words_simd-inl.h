@@ -35,6 +35,9 @@ struct Decode {
   int16_t mask;
 };
 
+template <int K>
+using Int = std::integral_constant<int, K>;
+
 // Calls f(std::bool_constant<kHigh>()) for the plane's Decode.
 template <class F>
 HWY_INLINE void WithDecode(const Decode& dec, const F& f) {
@@ -67,12 +70,18 @@ HWY_INLINE V16 TapPair(int16_t a, int16_t b) {
 HWY_INLINE V32 Sum8(V16 t01, V16 t23, V16 t45, V16 t67, V16 p0, V16 p1, V16 p2,
                     V16 p3) {
   const D32 d;
+  const V32 round = hn::Set(d, 64);
+  // pmaddwd (x86) sums each pair in its own lane, so the rounding can start
+  // there; elsewhere the accumulators' lanes are rearranged at the end.
+  constexpr bool kInPlace = HWY_TARGET <= HWY_SSSE3;
   V32 odd = hn::Zero(d);
-  V32 sum = hn::ReorderWidenMulAccumulate(d, p0, t01, hn::Set(d, 64), odd);
+  V32 sum = hn::ReorderWidenMulAccumulate(d, p0, t01,
+                                          kInPlace ? round : hn::Zero(d), odd);
   sum = hn::ReorderWidenMulAccumulate(d, p1, t23, sum, odd);
   sum = hn::ReorderWidenMulAccumulate(d, p2, t45, sum, odd);
   sum = hn::ReorderWidenMulAccumulate(d, p3, t67, sum, odd);
-  return hn::RearrangeToOddPlusEven(sum, odd);
+  sum = hn::RearrangeToOddPlusEven(sum, odd);
+  return kInPlace ? sum : hn::Add(sum, round);
 }
 
 // clip3(0, maxv, floor(sum / 128)) of two vectors of sums (Sum8's, the
@@ -152,10 +161,27 @@ void Horizontal8Words(const Window<uint16_t>& e, const int16_t* taps, int maxv,
       const uint16_t* p = e.group(g0 + i);
       for (size_t x = 0; x < G; x += N) {
         const uint16_t* q = p + x;
-        const V32 even =
-            Sum8(t01, t23, t45, t67, at(q), at(q + 2), at(q + 4), at(q + 6));
-        const V32 odd = Sum8(t01, t23, t45, t67, at(q + 1), at(q + 3),
-                             at(q + 5), at(q + 7));
+#if HWY_HAVE_SCALABLE || (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2)
+        // (AVX2 and AVX-512 fold the load into the decode's instruction.)
+        const auto from = [&](auto k) { return at(q + decltype(k)::value); };
+#else
+        // The vector at q + k from those at q and q + 8, which hold each
+        // 128-bit block's samples and the next 8 (palignr, NEON's ext): two
+        // loads and decodes instead of eight.
+        const D16 d;
+        const V16 a = at(q), b = at(q + 8);
+        const auto from = [&](auto k) {
+          constexpr int kK = decltype(k)::value;
+          if constexpr (kK == 0)
+            return a;
+          else
+            return hn::CombineShiftRightBytes<2 * kK>(d, b, a);
+        };
+#endif
+        const V32 even = Sum8(t01, t23, t45, t67, from(Int<0>()),
+                              from(Int<2>()), from(Int<4>()), from(Int<6>()));
+        const V32 odd = Sum8(t01, t23, t45, t67, from(Int<1>()), from(Int<3>()),
+                             from(Int<5>()), from(Int<7>()));
         StoreShifted(ClipEvenOdd(even, odd, vmax), shift, out + i * G + x);
       }
     }
