@@ -2,8 +2,8 @@
 // daedalusdeblock, both modes). A vector holds one edge position of many
 // independent lines: pass 2 runs a lane per column straight on the plane;
 // pass 1 runs a lane per row on strips of rows transposed into a column-major
-// buffer (at block sizes 8 and 16, mode=vp9 and 10-bit mode=h264: on
-// windows of 16 columns). Where
+// buffer (on planar planes, mode=vp9 at block sizes 8 and 16 and 10-bit
+// mode=h264 at any: on windows of 16 columns). Where
 // exact, the arithmetic stays in 8 bits (averages and saturating ops); only
 // the strong luma filter and VP9's 8 and 16-wide filters widen to 16. VP9's
 // edge filter is in deblock_vp9_simd-inl.h.
