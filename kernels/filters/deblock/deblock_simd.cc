@@ -2,7 +2,8 @@
 // daedalusdeblock, both modes). A vector holds one edge position of many
 // independent lines: pass 2 runs a lane per column straight on the plane;
 // pass 1 runs a lane per row on strips of rows transposed into a column-major
-// buffer (mode=vp9 at widths 8 and 16: on windows of 16 columns). Where
+// buffer (on planar planes, mode=vp9 at block sizes 8 and 16 and 10-bit
+// mode=h264 at any: on windows of 16 columns). Where
 // exact, the arithmetic stays in 8 bits (averages and saturating ops); only
 // the strong luma filter and VP9's 8 and 16-wide filters widen to 16. VP9's
 // edge filter is in deblock_vp9_simd-inl.h.
@@ -283,28 +284,27 @@ HWY_INLINE S* samples(const Plane& plane, int x, int y) {
 // mode=vp9: vp9_filter_edge.
 #include "filters/deblock/deblock_vp9_simd-inl.h"
 
-// Filters the edge whose q0 line is at `q`; lines lie `pitch` samples apart
-// and are read and written through `io`.
-template <Kind K, class D, class S, class Io>
-HWY_INLINE void filter_edge(D d, S* q, ptrdiff_t pitch, const Limits<S>& k,
-                            const Io& io) {
+// Filters the H.264 edge across the lines at(i), i = -reach .. reach - 1 (q0
+// at 0), writing changed lines with put(i, v). Every line is read before the
+// first put.
+template <Kind K, class D, class At, class Put, class S>
+HWY_INLINE void filter_lines(D d, const At& at, const Put& put,
+                             const Limits<S>& k) {
   using V = hn::VFromD<D>;
-  const auto store = [&](D, V v, S* p) { io.store(d, v, p); };
-  const V p1 = io.load(d, q - 2 * pitch), p0 = io.load(d, q - pitch);
-  const V q0 = io.load(d, q), q1 = io.load(d, q + pitch);
+  const V p1 = at(-2), p0 = at(-1), q0 = at(0), q1 = at(1);
   const auto filtered = edge_filtered(d, p1, p0, q0, q1, k);
 
   if constexpr (K == Kind::kChromaNormal) {
     V p0n, q0n;
     p0_q0(d, p1, p0, q0, q1,
           hn::IfThenElseZero(filtered, hn::Set(d, k.tc_chroma)), k, &p0n, &q0n);
-    store(d, p0n, q - pitch);
-    store(d, q0n, q);
+    put(-1, p0n);
+    put(0, q0n);
   } else if constexpr (K == Kind::kChromaStrong) {
-    store(d, hn::IfThenElse(filtered, p0_weak(d, p1, p0, q1), p0), q - pitch);
-    store(d, hn::IfThenElse(filtered, p0_weak(d, q1, q0, p1), q0), q);
+    put(-1, hn::IfThenElse(filtered, p0_weak(d, p1, p0, q1), p0));
+    put(0, hn::IfThenElse(filtered, p0_weak(d, q1, q0, p1), q0));
   } else if constexpr (K == Kind::kLumaNormal) {
-    const V p2 = io.load(d, q - 3 * pitch), q2 = io.load(d, q + 2 * pitch);
+    const V p2 = at(-3), q2 = at(2);
     const V beta = hn::Set(d, k.beta), tc0 = hn::Set(d, k.tc0);
     const auto ap = hn::And(filtered, hn::Lt(abs_diff(p2, p0), beta));
     const auto aq = hn::And(filtered, hn::Lt(abs_diff(q2, q0), beta));
@@ -316,14 +316,13 @@ HWY_INLINE void filter_edge(D d, S* q, ptrdiff_t pitch, const Limits<S>& k,
     V p0n, q0n;
     p0_q0(d, p1, p0, q0, q1, tc, k, &p0n, &q0n);
     const V avg = avg_round(p0, q0);
-    store(d, p1_update(d, p2, p1, avg, hn::IfThenElseZero(ap, tc0)),
-          q - 2 * pitch);
-    store(d, p0n, q - pitch);
-    store(d, q0n, q);
-    store(d, p1_update(d, q2, q1, avg, hn::IfThenElseZero(aq, tc0)), q + pitch);
+    put(-2, p1_update(d, p2, p1, avg, hn::IfThenElseZero(ap, tc0)));
+    put(-1, p0n);
+    put(0, q0n);
+    put(1, p1_update(d, q2, q1, avg, hn::IfThenElseZero(aq, tc0)));
   } else {
-    const V p3 = io.load(d, q - 4 * pitch), p2 = io.load(d, q - 3 * pitch);
-    const V q2 = io.load(d, q + 2 * pitch), q3 = io.load(d, q + 3 * pitch);
+    const V p3 = at(-4), p2 = at(-3);
+    const V q2 = at(2), q3 = at(3);
     const V beta = hn::Set(d, k.beta);
     const auto near =
         hn::And(filtered, hn::Lt(abs_diff(p0, q0), hn::Set(d, k.near_alpha)));
@@ -365,13 +364,23 @@ HWY_INLINE void filter_edge(D d, S* q, ptrdiff_t pitch, const Limits<S>& k,
     side(Q3, Q2, Q1, Q0, P0, P1, &q2s, &q1s, &q0s);
     const V p0w = hn::IfThenElse(filtered, p0_weak(d, p1, p0, q1), p0);
     const V q0w = hn::IfThenElse(filtered, p0_weak(d, q1, q0, p1), q0);
-    store(d, hn::IfThenElse(strong_p, p2s, p2), q - 3 * pitch);
-    store(d, hn::IfThenElse(strong_p, p1s, p1), q - 2 * pitch);
-    store(d, hn::IfThenElse(strong_p, p0s, p0w), q - pitch);
-    store(d, hn::IfThenElse(strong_q, q0s, q0w), q);
-    store(d, hn::IfThenElse(strong_q, q1s, q1), q + pitch);
-    store(d, hn::IfThenElse(strong_q, q2s, q2), q + 2 * pitch);
+    put(-3, hn::IfThenElse(strong_p, p2s, p2));
+    put(-2, hn::IfThenElse(strong_p, p1s, p1));
+    put(-1, hn::IfThenElse(strong_p, p0s, p0w));
+    put(0, hn::IfThenElse(strong_q, q0s, q0w));
+    put(1, hn::IfThenElse(strong_q, q1s, q1));
+    put(2, hn::IfThenElse(strong_q, q2s, q2));
   }
+}
+
+// Filters the edge whose q0 line is at `q`; lines lie `pitch` samples apart
+// and are read and written through `io`.
+template <Kind K, class D, class S, class Io>
+HWY_INLINE void filter_edge(D d, S* q, ptrdiff_t pitch, const Limits<S>& k,
+                            const Io& io) {
+  filter_lines<K>(
+      d, [&](int i) { return io.load(d, q + i * pitch); },
+      [&](int i, hn::VFromD<D> v) { io.store(d, v, q + i * pitch); }, k);
 }
 
 // Filters the edges at positions e = first, first + step, ... below `end`, in
@@ -650,25 +659,31 @@ HWY_INLINE void store_blocks(D, hn::VFromD<D> v, const Put& put, int first) {
   }
 }
 
-// Pass 1 of mode=vp9 at widths 8 and 16, one sample per step: each column
-// lies within the reach of at most one edge, so a strip of rows runs as
-// windows of 16 columns, each transposed into lines (a vector's block b
-// taking rows kT b .., kT the rows of a tile: 16 of 8-bit samples, 8 of
-// 16-bit ones, a window then being two tiles wide), filtered and transposed
-// back while in L1, without the strip's buffer of whole rows. A window holds
-// one 16-wide edge (its columns -8 .. 7) or two 8-wide ones (-4 .. 11; a
-// last one alone -12 .. 3); an edge's samples lie in its window alone, so
-// the windows' order is free. Needs plane.width >= 20 at width 8. 10-bit
-// rows are written whole (the DSP contract): every window is stored back,
-// and the columns outside the windows are rewritten as values.
+// Pass 1 on windows of 16 columns (mode=vp9 at block sizes 8 and 16, and
+// 10-bit mode=h264), one sample per step: a strip of rows runs as windows,
+// each transposed into lines (a vector's block b taking rows kT b .., kT
+// the rows of a tile: 16 of 8-bit samples, 8 of 16-bit ones, a window then
+// being two tiles wide), its edges filtered in order and transposed back
+// while in L1, without the strip's buffer of whole rows. A window starts
+// `lead` columns before its first edge (8 for VP9's 16-wide filter, whose
+// reach is 8, else 4), or 16 columns before the plane's end where that is
+// nearer, and holds the edges whose reach ends within it: one at block size
+// 16, two at 8, three at 4. Windows go left to right, and the next starts
+// where the last one's edges stop reaching, so a window reloads what an
+// earlier one stored where they overlap (at block size 4, 4 columns). Needs
+// plane.width >= 16. 10-bit rows are written whole (the DSP contract): every
+// window is stored back, and the columns outside the windows are rewritten
+// as values.
 template <Kind K, class S>
-HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
-                                      const DeblockPlaneParams& pp, int y_begin,
-                                      int y_end) {
+HWY_FLATTEN void vertical_windows(const Plane& plane,
+                                  const DeblockPlaneParams& pp, int y_begin,
+                                  int y_end) {
   const hn::ScalableTag<S> d;
   using V = hn::VFromD<decltype(d)>;
   constexpr int kT = kTileOf<S>;
-  const int n = int(hn::Lanes(d)), w = plane.width;
+  const int n = int(hn::Lanes(d)), w = plane.width, b = pp.block_size;
+  const int lead = K == Kind::kVp9W16 ? 8 : 4;
+  const int edges_end = w - reach(K) + 1;
   const Limits<S> k(pp, plane.bit_depth);
   const V max = hn::Set(d, S(plane.max_value()));
   const auto value = [&](V v) {
@@ -682,8 +697,9 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
       if (plane.lsb != 0) return hn::ShiftLeftSame(v, plane.lsb);
     return v;
   };
-  // The windows' first column and the column past the last.
-  [[maybe_unused]] const int covered_begin = K == Kind::kVp9W16 ? 8 : 4;
+  // The windows' first column and the column past the last (they leave no
+  // gap between them).
+  [[maybe_unused]] const int covered_begin = std::min(b - lead, w - kTile);
   [[maybe_unused]] int covered_end = covered_begin;
   for (int y0 = y_begin; y0 < y_end; y0 += n) {
     const int count = std::min(n, y_end - y0);
@@ -692,7 +708,9 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
     S* rows[hn::MaxLanes(d)];
     for (int r = 0; r < n; r++)
       rows[r] = samples<S>(plane, 0, y0 + std::min(r, count - 1));
-    const auto window = [&](int x0, int first_edge, int edges) {
+    // The window from column x0, with edges at its columns first, first + b,
+    // ... below `last`.
+    const auto window = [&](int x0, int first, int last) {
       covered_end = x0 + kTile;
       // As in Strip::load: more streams than prefetchers follow.
       if (x0 * int(sizeof(S)) % 64 < kTile * int(sizeof(S)))
@@ -708,11 +726,15 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
             [&](int j, V v) { cols[t + j] = v; });
       }
       bool changed = false;
-      for (int e = 0; e < edges; e++) {
-        const int c = first_edge + 8 * e;
-        changed |= vp9_filter_lines<K>(
-            d, [&](int i) { return cols[c + i]; },
-            [&](int i, V v) { cols[c + i] = v; }, k);
+      for (int c = first; c < last; c += b) {
+        const auto at = [&](int i) { return cols[c + i]; };
+        const auto put = [&](int i, V v) { cols[c + i] = v; };
+        if constexpr (is_vp9(K)) {
+          changed |= vp9_filter_lines<K>(d, at, put, k);
+        } else {
+          filter_lines<K>(d, at, put, k);
+          changed = true;
+        }
       }
       if (sizeof(S) == 1 && !changed) return;
       for (int t = 0; t < kTile; t += kT) {
@@ -725,18 +747,22 @@ HWY_FLATTEN void vp9_vertical_windows(const Plane& plane,
             [&](int i, V v) { store_blocks(d, v, put, i); });
       }
     };
-    if constexpr (K == Kind::kVp9W16) {
-      for (int x = 16; x + 8 <= w; x += 16) window(x - 8, 8, 1);
-    } else {
-      int x = 8;
-      for (; x + 12 <= w; x += 16) window(x - 4, 4, 2);
-      if (x + 4 <= w) window(x - 12, 12, 1);
+    for (int e = b; e < edges_end;) {
+      const int x0 = std::min(e - lead, w - kTile);
+      // Edges whose reach ends within the window.
+      const int last = std::min(edges_end, x0 + kTile - reach(K) + 1);
+      window(x0, e - x0, last - x0);
+      e += (last - e + b - 1) / b * b;
     }
     if constexpr (sizeof(S) == 2) {
-      for (int r = 0; r < count; r++)
-        for (int x = 0; x < w; x = x + 1 == covered_begin ? covered_end : x + 1)
-          set_sample_value<S>(plane, x, y0 + r,
-                              sample_value<S>(plane, x, y0 + r));
+      const auto rewrite = [&](int x_begin, int x_end) {
+        for (int r = 0; r < count; r++)
+          for (int x = x_begin; x < x_end; x++)
+            set_sample_value<S>(plane, x, y0 + r,
+                                sample_value<S>(plane, x, y0 + r));
+      };
+      rewrite(0, covered_begin);
+      rewrite(covered_end, w);
     }
   }
 }
@@ -746,10 +772,13 @@ template <Kind K, class S>
 void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
                          int y_begin, int y_end) {
 #if !HWY_HAVE_SCALABLE
-  if constexpr (K == Kind::kVp9W8 || K == Kind::kVp9W16) {
-    if (plane.step == int(sizeof(S)) &&
-        (K == Kind::kVp9W16 || plane.width >= 20))
-      return vp9_vertical_windows<K, S>(plane, pp, y_begin, y_end);
+  // mode=h264 at 8 bits keeps the strips: its strong luma filter runs half
+  // vectors (LineTag), and a strip's 16x16 byte tiles cost no more.
+  constexpr bool kWindows =
+      K == Kind::kVp9W8 || K == Kind::kVp9W16 || (sizeof(S) == 2 && !is_vp9(K));
+  if constexpr (kWindows) {
+    if (plane.step == int(sizeof(S)) && plane.width >= kTile)
+      return vertical_windows<K, S>(plane, pp, y_begin, y_end);
   }
 #endif
   using DK = LineTag<K, S>;

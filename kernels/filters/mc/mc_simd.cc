@@ -198,9 +198,11 @@ void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
   for (int j = right; j < len; j += N) hn::StoreU(last, d, out + j);
 }
 
+// 10-bit words as the plane holds them, the bits outside the value cleared
+// (what the horizontal passes decode, in place or here).
 void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
                    uint16_t* HWY_RESTRICT out) {
-  Extend(src, c, x0, len, out);
+  Extend(src, c, x0, len, out, src.lsb);
 }
 
 // Stores an output row written to tmp into one channel of NV12 or P010
@@ -217,7 +219,7 @@ void Scatter(const Plane& dst, int y, const S* HWY_RESTRICT tmp) {
 // e[gG .. gG + G + kTail - 1], the 8 taps' bytes and, on x86, the rest of a
 // 16-byte block. Groups [lo, hi), whose windows lie inside the row, read it
 // in place; the others an edge-extended copy. The same for every row of a
-// call. 10-bit rows always read the copy, which holds their words' values.
+// call. Interleaved chroma (NV12, P010) always reads the copy.
 constexpr ptrdiff_t kTail = 16;
 
 template <class S>
@@ -229,7 +231,7 @@ struct Inside {
     const ptrdiff_t end =
         HWY_MIN(w - kTail - x0 >= 0 ? (w - kTail - x0) / g : 0,
                 static_cast<ptrdiff_t>(groups));
-    if (sizeof(S) == 1 && src.step == 1 && first < end) {
+    if (src.step == int(sizeof(S)) && first < end) {
       lo = static_cast<size_t>(first);
       hi = static_cast<size_t>(end);
     }
@@ -525,14 +527,6 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 #define MC_DOT_ISLAND 0
 #endif
 
-// The 10-bit window's values, in place.
-template <typename Out>
-void Widen(const Window<uint16_t>& e, size_t groups, Out out) {
-  const size_t G = 2 * hn::Lanes(D16());
-  for (size_t g = 0; g < groups; g++)
-    std::memcpy(out + g * G, e.group(g) + 3, G * sizeof(uint16_t));
-}
-
 // What the vertical pass reads: 8-bit rows widened and split even/odd,
 // 10-bit ones as values in sample order.
 template <class S>
@@ -688,6 +682,7 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   // The quad rows' spares (QuadRows): rows 8 .. 13.
   Scratch<S> s(w, G, MC_DOT_ISLAND && dot ? 6 : 0);
   const Inside<S> inside(src, sh.ix, G, s.groups);
+  const Decode dec(src);  // 10-bit windows' words
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
   // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
   // by it (the plane's lsb in an output row).
@@ -695,9 +690,9 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
                               auto out, int shift) {
     if constexpr (!kBytes) {
       if (bilinear)
-        LerpHorizontalWords(e, sh.fx, g0, count, out, shift);
+        LerpHorizontalWords(e, sh.fx, dec, g0, count, out, shift);
       else
-        Horizontal8Words(e, taps_x, maxv, g0, count, out, shift);
+        Horizontal8Words(e, taps_x, maxv, dec, g0, count, out, shift);
     } else if (bilinear) {
       LerpHorizontal(e, sh.fx, g0, count, out);
     } else {
@@ -719,10 +714,12 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   // Source row c filtered horizontally, or widened, into out.
   const auto source_row = [&](int c, auto out) {
     const Window<S> e(src, c, sh.ix, G, s.groups, inside, s.ext);
-    if (sh.fx == 0)
+    if (sh.fx != 0)
+      horizontal(e, 0, s.groups, out, 0);
+    else if constexpr (kBytes)
       Widen(e, s.groups, out);
     else
-      horizontal(e, 0, s.groups, out, 0);
+      WidenWords(e, dec, s.groups, out);
   };
 
   if (sh.fy == 0) {
