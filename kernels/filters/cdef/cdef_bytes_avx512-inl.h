@@ -344,6 +344,14 @@ DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE void FilterBlockBytes(
 // through the Highway filter.
 template <bool kPair, int kRows>
 DAEDALUS_CDEF_BYTES_ATTR void FilterBytes(const CdefBlocks& b) {
+  // A block row at the plane's top or bottom: each block has unavailable
+  // taps (its row -2 or kRows + 1 lies outside), all go at once.
+  const uint16_t* first = b.src[0];
+  if (first[-2 * b.pitch] == kCdefUnavailable ||
+      first[(kRows + 1) * b.pitch] == kCdefUnavailable) {
+    filter<uint8_t, kPair, kRows>(b);
+    return;
+  }
   // The tap kinds of every primary strength (0..15 at 8 bits).
   ByteTapKind pri_kinds[16];
   for (int pri = 0; pri < 16; pri++) {
