@@ -13,7 +13,9 @@
 // once per direction (and per tap kind). The blocks of a chunk are filtered
 // grouped by that function.
 //
-// The direction search is in cdef_dir_simd-inl.h.
+// The direction search is in cdef_dir_simd-inl.h. On AVX3 CPUs with byte
+// permutes and dot products, the 8-bit filters are those of the byte island
+// (cdef_bytes_avx512-inl.h) instead.
 //
 // 10-bit frames (16-bit samples) take the same path: their values are staged
 // as they are, and only the staging, the direction search (on the top 8
@@ -26,6 +28,8 @@
 #include <cstring>
 #include <utility>
 
+#include "filters/cdef/cdef_bytes.h"
+#include "filters/cpu_features.h"
 #include "filters/simd_init.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -45,6 +49,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Everything below works on 128-bit lanes, which SCALAR lacks: the
 // reference's leaves stay in its place.
 void CdefInit(CdefDsp*) {}
+#define CDEF_BYTE_ISLAND 0
 #else
 
 // An unavailable tap holds kCdefUnavailable, 0x8000: the least int16 (signed
@@ -529,6 +534,15 @@ void filter(const CdefBlocks& b) {
   });
 }
 
+// The byte island of the 8-bit filters, where the target has one:
+// CDEF_BYTE_ISLAND says whether CdefInitByteIsland installs it.
+#if HWY_TARGET == HWY_AVX3
+#define CDEF_BYTE_ISLAND 1
+#include "filters/cdef/cdef_bytes_avx512-inl.h"
+#else
+#define CDEF_BYTE_ISLAND 0
+#endif
+
 template <class S>
 CdefLeaves leaves() {
   constexpr int kCs = sizeof(S) == 1 ? 0 : 2;
@@ -548,6 +562,12 @@ void CdefInit(CdefDsp* dsp) {
 
 #endif  // HWY_TARGET == HWY_SCALAR
 
+#if !CDEF_BYTE_ISLAND
+void CdefInitByteIsland(CdefDsp*) {}
+#endif
+bool CdefHasByteIsland() { return CDEF_BYTE_ISLAND; }
+#undef CDEF_BYTE_ISLAND
+
 }  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace daedalus
@@ -557,10 +577,24 @@ HWY_AFTER_NAMESPACE();
 namespace daedalus {
 
 HWY_EXPORT(CdefInit);
+HWY_EXPORT(CdefInitByteIsland);
+HWY_EXPORT(CdefHasByteIsland);
 
-void cdef_dsp_init_simd(CdefDsp* dsp) {
-  simd_dispatch(HWY_DISPATCH_TABLE(CdefInit))(dsp);
+bool cdef_cpu_has_byte_island() {
+  // CPUID leaf 7: ECX bits 1 AVX512_VBMI, 6 AVX512_VBMI2, 8 GFNI, 11
+  // AVX512_VNNI (the AVX3 target itself has checked AVX-512 F/BW/DQ/VL and
+  // the OS's ZMM state).
+  return x86_leaf7_ecx_has(1u << 1 | 1u << 6 | 1u << 8 | 1u << 11);
 }
+
+void cdef_dsp_init_simd(CdefDsp* dsp, bool islands) {
+  simd_dispatch(HWY_DISPATCH_TABLE(CdefInit))(dsp);
+  if (islands && simd_dispatch(HWY_DISPATCH_TABLE(CdefHasByteIsland))() &&
+      cdef_cpu_has_byte_island())
+    simd_dispatch(HWY_DISPATCH_TABLE(CdefInitByteIsland))(dsp);
+}
+
+void cdef_dsp_init_simd(CdefDsp* dsp) { cdef_dsp_init_simd(dsp, true); }
 
 }  // namespace daedalus
 #endif

@@ -21,12 +21,11 @@
 #include <vector>
 
 #include "daedalus/mc.h"
+#include "filters/cpu_features.h"
 #include "filters/mc/mc_dot.h"
 #include "filters/simd_init.h"
 
-#if HWY_ARCH_X86
-#include <cpuid.h>
-#elif HWY_ARCH_ARM_A64
+#if HWY_ARCH_ARM_A64
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
 #endif
@@ -849,10 +848,7 @@ bool mc_cpu_has_dot_products() {
   // CPUID leaf 7: ECX bits 1 AVX512_VBMI, 6 AVX512_VBMI2, 11 AVX512_VNNI
   // (the AVX3 target itself has checked AVX-512 F/BW/DQ/VL and the OS's
   // ZMM state).
-  unsigned a, b, c, d;
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
-  const unsigned needed = 1u << 1 | 1u << 6 | 1u << 11;
-  return (c & needed) == needed;
+  return x86_leaf7_ecx_has(1u << 1 | 1u << 6 | 1u << 11);
 #elif HWY_ARCH_ARM_A64
   return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
 #else

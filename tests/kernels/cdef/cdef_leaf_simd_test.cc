@@ -3,10 +3,12 @@
 // leaves, once per Highway target, at both bit depths, on staged samples
 // drawn directly: random, extreme (0 and the largest value) and with
 // unavailable samples anywhere around the blocks, every strength, damping
-// and direction.
+// and direction; where the target has the byte island of the 8-bit filters
+// and the CPU runs it, with and without it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "daedalus/cdef.h"
 #include "daedalus/image.h"
+#include "filters/cdef/cdef_bytes.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
@@ -22,13 +25,54 @@ namespace {
 
 DAEDALUS_SIMD_TEST_SUITE(CdefLeafSimd);
 
+// The reference's leaves and what cdef_dsp_init picks for the target under
+// test (its byte island where the CPU has one), or the leaves without it.
 struct Leaves {
   CdefDsp ref, simd;
-  Leaves() {
+  explicit Leaves(bool islands = true) {
     cdef_dsp_init_ref(&ref);
-    cdef_dsp_init(&simd);
+    if (islands) {
+      cdef_dsp_init(&simd);
+    } else {
+      cdef_dsp_init_ref(&simd);
+      cdef_dsp_init_simd(&simd, false);
+    }
   }
 };
+
+// Both where the target under test has an island the CPU runs, else the
+// one set of leaves once.
+std::vector<bool> island_modes() {
+  if (Leaves(true).simd.bd8.filter[kCdef8x8] ==
+      Leaves(false).simd.bd8.filter[kCdef8x8])
+    return {false};
+  return {true, false};
+}
+
+// The island is installed exactly where the target has one and the CPU
+// reports its instructions (as the compiler's own CPUID check sees them),
+// for the 8-bit filters only.
+TEST_P(CdefLeafSimd, ByteIslandWhereTheCpuHasIt) {
+  const Leaves with(true), without(false);
+#if HWY_ARCH_X86
+  __builtin_cpu_init();
+  EXPECT_EQ(cdef_cpu_has_byte_island(),
+            __builtin_cpu_supports("avx512vbmi") &&
+                __builtin_cpu_supports("avx512vbmi2") &&
+                __builtin_cpu_supports("avx512vnni") &&
+                __builtin_cpu_supports("gfni"));
+#endif
+  const bool island = GetParam() == HWY_AVX3 && cdef_cpu_has_byte_island();
+  for (int s = 0; s < kCdefShapes; s++) {
+    // (SCALAR keeps the reference's leaves.)
+    if (GetParam() != HWY_SCALAR)
+      EXPECT_NE(without.simd.bd8.filter[s], without.ref.bd8.filter[s]);
+    EXPECT_EQ(with.simd.bd8.filter[s] != without.simd.bd8.filter[s], island);
+    EXPECT_EQ(with.simd.bd10.filter[s], without.simd.bd10.filter[s]);
+  }
+  EXPECT_EQ(with.simd.bd8.find_dirs, without.simd.bd8.find_dirs);
+  EXPECT_EQ(with.simd.bd8.stage, without.simd.bd8.stage);
+}
 
 // Staged rows as the frame loop lays them out: 12 rows of kCdefPitch for
 // luma, or U then V of 12 rows at half the pitch each.
@@ -190,44 +234,51 @@ testing::AssertionResult same_filtered(const Leaves& l, bool deep,
 }
 
 // Every strength, secondary strength, damping and direction, on random,
-// extreme and near-flat content with unavailable samples around the blocks.
+// extreme and near-flat content with unavailable samples around the blocks:
+// none, around every block, or around some (the island hands those to the
+// Highway filter).
 TEST_P(CdefLeafSimd, FiltersMatchTheReferenceEveryParameter) {
-  const Leaves l;
-  std::mt19937 gen = test::rng(304);
-  for (int deep = 0; deep < 2; deep++) {
-    const int cs = deep ? 2 : 0, max = deep ? 1023 : 255;
-    for (const Shape& shape : kShapes)
-      for (int sec : {0, 1, 2, 4})
-        for (int damping = 2; damping <= 6; damping++)
-          for (int round = 0; round < 2; round++) {
-            const int kind = int(gen() % 3);
-            const int holes = int(gen() % 3) * 7;
-            const Staged u = staged_content(gen, max, kind, holes);
-            const Staged v = staged_content(gen, max, kind, holes);
-            // Blocks' own samples are in the plane: only their surroundings
-            // may be unavailable.
-            Staged uu = u, vv = v;
-            const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
-            for (Staged* s : {&uu, &vv})
-              for (int i = 0; i < shape.h; i++)
-                for (int j = 0; j < shape.w * kCdefChunk; j++) {
-                  uint16_t& x = (*s)[(2 + i) * pitch + shape.w + j];
-                  if (x == kCdefUnavailable) x = uint16_t(gen() % (max + 1));
-                }
-            // Block j: strength j % 16, direction (j / 16) * 2 + round:
-            // every pair of them over the two rounds.
-            uint8_t pri[kCdefChunk], dir[kCdefChunk];
-            for (int j = 0; j < kCdefChunk; j++) {
-              pri[j] = uint8_t((j % 16) << cs);
-              dir[j] = uint8_t((j / 16 * 2 + round) % 8);
+  for (bool islands : island_modes()) {
+    SCOPED_TRACE(islands ? "byte island allowed" : "no island");
+    const Leaves l(islands);
+    std::mt19937 gen = test::rng(304);
+    for (int deep = 0; deep < 2; deep++) {
+      // The island is for 8-bit blocks only.
+      if (deep && islands) continue;
+      const int cs = deep ? 2 : 0, max = deep ? 1023 : 255;
+      for (const Shape& shape : kShapes)
+        for (int sec : {0, 1, 2, 4})
+          for (int damping = 2; damping <= 6; damping++)
+            for (int round = 0; round < 2; round++) {
+              const int kind = int(gen() % 3);
+              const int holes = std::array{0, 7, 400}[gen() % 3];
+              const Staged u = staged_content(gen, max, kind, holes);
+              const Staged v = staged_content(gen, max, kind, holes);
+              // Blocks' own samples are in the plane: only their surroundings
+              // may be unavailable.
+              Staged uu = u, vv = v;
+              const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
+              for (Staged* s : {&uu, &vv})
+                for (int i = 0; i < shape.h; i++)
+                  for (int j = 0; j < shape.w * kCdefChunk; j++) {
+                    uint16_t& x = (*s)[(2 + i) * pitch + shape.w + j];
+                    if (x == kCdefUnavailable) x = uint16_t(gen() % (max + 1));
+                  }
+              // Block j: strength j % 16, direction (j / 16) * 2 + round:
+              // every pair of them over the two rounds.
+              uint8_t pri[kCdefChunk], dir[kCdefChunk];
+              for (int j = 0; j < kCdefChunk; j++) {
+                pri[j] = uint8_t((j % 16) << cs);
+                dir[j] = uint8_t((j / 16 * 2 + round) % 8);
+              }
+              const int n = round ? kCdefChunk : 1 + int(gen() % kCdefChunk);
+              const int step_factor = 1 + int(gen() % 2);
+              const int lsb = deep && gen() % 2 ? 6 : 0;
+              ASSERT_TRUE(same_filtered(l, deep, shape, uu, vv, n, pri, dir,
+                                        sec << cs, damping + cs, step_factor,
+                                        lsb, gen));
             }
-            const int n = round ? kCdefChunk : 1 + int(gen() % kCdefChunk);
-            const int step_factor = 1 + int(gen() % 2);
-            const int lsb = deep && gen() % 2 ? 6 : 0;
-            ASSERT_TRUE(same_filtered(l, deep, shape, uu, vv, n, pri, dir,
-                                      sec << cs, damping + cs, step_factor, lsb,
-                                      gen));
-          }
+    }
   }
 }
 
