@@ -43,8 +43,7 @@ check() {
     --suppressions=tools/sanitizers/valgrind.supp --gen-suppressions=all \
     --num-callers=40 --log-file="$log/$1.txt" \
     gst-launch-1.0 -q videotestsrc num-buffers=2 pattern=ball ! \
-    video/x-raw,format=NV12,width=97,height=61 ! $2 ! fakesink > /dev/null
-  then
+    video/x-raw,format=NV12,width=97,height=61 ! $2 ! fakesink > /dev/null; then
     echo "check-valgrind: $1: $(grep 'ERROR SUMMARY' "$log/$1.txt")"
   else
     failed=1
