@@ -227,7 +227,8 @@ void fill_sweep(const Draws& draws, Image& image, std::mt19937& gen,
 void check_random_planes(const Draws& draws, uint32_t salt) {
   const Tables t;
   std::mt19937 gen = test::rng(salt);
-  for (int iter = 0; iter < 600; iter++) {
+  // The adversarial contents are check_adversarial_planes's, every one.
+  for (int iter = 0; iter < 480; iter++) {
     const int depth = kDepths[iter % 2];
     const bool small = iter % 3 != 0;
     const int w = in(gen, 1, small ? 40 : 300);

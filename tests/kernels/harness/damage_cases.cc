@@ -47,10 +47,12 @@ DspCase row(const char* name, int depth, DamageStepsFn DamageDsp::*entry) {
           },
       // Blocks: steps on the grid's lines beside smaller ones.
       .typical = ordinary_contents()[4],
-      // Every step clipped on the checkerboards: 2100 rows overflow a
-      // column's 16-bit lane unless the sums are flushed in strips, 70000
-      // columns a row's lanes (65536 steps of 32 in 16 bits).
+      // Every step clipped on the checkerboard, most on random 0 / max:
+      // 2100 rows overflow a column's 16-bit lane unless the sums are
+      // flushed in strips, 70000 columns a row's lanes (65536 steps of 32 in
+      // 16 bits).
       .extreme_sizes = {{37, 2100}, {70000, 2}, {70, 70}},
+      .extreme_contents = {"checkerboard 0 / max", "random 0 / max"},
   };
 }
 

@@ -116,9 +116,10 @@ struct DspCase {
   // it is the reference's (the row would compare it with itself).
   std::function<Entry()> ladder;
   Content typical;  // half of the size pass's frames
-  // Sizes at which every adversarial content runs too, on a planar and a
-  // semi-planar format (sums past what a narrow lane holds).
+  // Sizes at which the adversarial contents named run too, on a planar and
+  // a semi-planar format (sums past what a narrow lane holds).
   std::vector<std::pair<int, int>> extreme_sizes = {};
+  std::vector<std::string> extreme_contents = {};
   double min_changed = 0.5;  // planes whose sums must not all be 0
 };
 
