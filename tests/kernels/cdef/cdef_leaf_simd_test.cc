@@ -207,8 +207,11 @@ testing::AssertionResult filters_agree(const Leaves& l, bool deep,
                                        int damping, int round, int holes,
                                        std::mt19937& gen) {
   const int cs = deep ? 2 : 0, max = deep ? 1023 : 255;
+  // The 8x8 leaf filters luma alone: V's rows are U's, unread.
   Staged u = staged_content(content, deep ? 10 : 8, holes, gen);
-  Staged v = staged_content(content, deep ? 10 : 8, holes, gen);
+  Staged v = shape.planes == 2
+                 ? staged_content(content, deep ? 10 : 8, holes, gen)
+                 : u;
   // Blocks' own samples are in the plane: only their surroundings may be
   // unavailable.
   const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
@@ -250,23 +253,23 @@ TEST_P(CdefLeafSimd, FiltersMatchTheReferenceEveryParameter) {
           }
 }
 
-// Every adversarial content on every shape at both depths, with the largest
-// secondary strength at the least damping (the taps' differences clipped
-// least) and none at the most, in turn: the directions of one round or the
-// other, unavailable samples around the blocks or none.
+// Every adversarial content at both depths, the shapes in turn, with the
+// largest secondary strength at the least damping (the taps' differences
+// clipped least) and none at the most, in turn: the directions of one round
+// or the other, unavailable samples around the blocks or none.
 TEST_P(CdefLeafSimd, FiltersOnAdversarialContent) {
   const Leaves l;
   std::mt19937 gen = test::rng(305);
   int i = 0;
   for (const test::Content& content : test::adversarial_contents())
-    for (bool deep : {false, true})
-      for (const Shape& shape : kShapes) {
-        const auto [sec, damping] = i % 2 ? std::pair{4, 2} : std::pair{0, 6};
-        const int round = i / 2 % 2;
-        i++;
-        ASSERT_TRUE(filters_agree(l, deep, shape, content, sec, damping, round,
-                                  round * 7, gen));
-      }
+    for (bool deep : {false, true}) {
+      const Shape& shape = kShapes[i % 3];
+      const auto [sec, damping] = i % 2 ? std::pair{4, 2} : std::pair{0, 6};
+      const int round = i / 2 % 2;
+      i++;
+      ASSERT_TRUE(filters_agree(l, deep, shape, content, sec, damping, round,
+                                round * 7, gen));
+    }
 }
 
 // The direction search on every adversarial content at both depths: a
