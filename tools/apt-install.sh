@@ -8,7 +8,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=""
 for p in "$@"; do
   # A package installed for two architectures prints one status each.
-  dpkg-query -W -f '${db:Status-Status}\n' "$p" 2>/dev/null |
+  dpkg-query -W -f '${db:Status-Status}\n' "$p" 2> /dev/null |
     grep -qx installed || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
@@ -16,7 +16,8 @@ done
 case "$missing" in
   *:arm64*)
     dpkg --print-foreign-architectures | grep -qx arm64 ||
-      as_root dpkg --add-architecture arm64 ;;
+      as_root dpkg --add-architecture arm64
+    ;;
 esac
 # Another apt or dpkg on the machine may hold the lock for a while: wait
 # for it (up to 20 minutes) rather than fail; a failed download is tried

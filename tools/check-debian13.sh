@@ -52,7 +52,7 @@ tests=$(echo $tests)
 # Raspberry Pi OS, which it stands for, runs none of them, and Debian 12's
 # suites test every target); everything niced (the CI machine is shared),
 # two jobs (its 2 cores), its output in check.log.
-cat > "$src/check-debian13-inside.sh" <<INSIDE
+cat > "$src/check-debian13-inside.sh" << INSIDE
 set -e
 cd /src
 exec > check.log 2>&1

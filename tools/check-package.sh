@@ -78,7 +78,10 @@ mmdebstrap --variant=apt --aptopt="Acquire::Retries \"5\"" \
 cat "$inspect"
 for element in daedalusdeblock daedaluscdef daedalusmc; do
   grep -q "^ *$element:" "$inspect" ||
-    { echo "check-package: $element not found after installing" >&2; exit 1; }
+    {
+      echo "check-package: $element not found after installing" >&2
+      exit 1
+    }
 done
 if grep -q "Unknown package origin" "$inspect"; then
   echo "check-package: no package origin" >&2

@@ -44,8 +44,7 @@ check() {
     --suppressions=tools/sanitizers/valgrind.supp --gen-suppressions=all \
     --num-callers=40 --log-file="$log/$1.txt" \
     gst-launch-1.0 -q videotestsrc num-buffers=2 pattern=ball ! \
-    video/x-raw,format=NV12,width=97,height=61 ! $2 ! fakesink > /dev/null
-  then
+    video/x-raw,format=NV12,width=97,height=61 ! $2 ! fakesink > /dev/null; then
     echo "check-valgrind: $1: $(grep 'ERROR SUMMARY' "$log/$1.txt")" \
       "($(($(date +%s) - start)) s)"
   else
@@ -75,7 +74,7 @@ done
 # shader cache on, so that under valgrind the shaders come from the cache.
 gpu="$deblock backend=gpu ! $cdef backend=gpu ! $mc backend=gpu"
 export MESA_SHADER_CACHE_DIR="$log/cache/mesa"
-mkdir -p "$MESA_SHADER_CACHE_DIR"  # Mesa 22 makes only the last folder
+mkdir -p "$MESA_SHADER_CACHE_DIR" # Mesa 22 makes only the last folder
 gst-launch-1.0 -q videotestsrc num-buffers=1 ! \
   video/x-raw,format=NV12,width=97,height=61 ! $gpu ! fakesink > /dev/null
 check gpu "$gpu" &

@@ -41,14 +41,22 @@ const int PASS_GROUPS = SSX + SSY != 0 ? 2 : 1;
 const int C_WORDS_LOG2 = CDEF_TILE_W_LOG2 - SSX + (C_STEP - 1) - UNITS_LOG2;
 const int C_ROWS_LOG2 = CDEF_TILE_H_LOG2 - SSY;
 
-layout(set = 0, binding = 0, std430) readonly buffer LumaSrc { uint luma_src[]; };
+layout(set = 0, binding = 0, std430) readonly buffer LumaSrc {
+  uint luma_src[];
+};
 layout(set = 0, binding = 1, std430) buffer LumaDst { uint luma_dst[]; };
-layout(set = 0, binding = 2, std430) readonly buffer ChromaSrc { uint chroma_src[]; };
+layout(set = 0, binding = 2, std430) readonly buffer ChromaSrc {
+  uint chroma_src[];
+};
 layout(set = 0, binding = 3, std430) buffer ChromaDst { uint chroma_dst[]; };
 
+// The block as written: clang-format cannot see its members through the
+// #include.
+// clang-format off
 layout(push_constant, std430) uniform Push {
 #include "cdef_push.h"
 } pc;
+// clang-format on
 
 // An unavailable tap: it adds nothing to the sum (constrain() of a
 // difference this large is 0 for every strength and shift), nothing to the
@@ -61,11 +69,11 @@ shared int s_dir[CDEF_BLOCKS];
 shared int s_var[CDEF_BLOCKS];
 
 // AV1 Cdef_Directions as {row, column}, [dir * 2 + k].
-const ivec2 kDirections[16] = ivec2[16](
-    ivec2(-1, 1), ivec2(-2, 2), ivec2(0, 1), ivec2(-1, 2),
-    ivec2(0, 1), ivec2(0, 2), ivec2(0, 1), ivec2(1, 2),
-    ivec2(1, 1), ivec2(2, 2), ivec2(1, 0), ivec2(2, 1),
-    ivec2(1, 0), ivec2(2, 0), ivec2(1, 0), ivec2(2, -1));
+const ivec2 kDirections[16] =
+    ivec2[16](ivec2(-1, 1), ivec2(-2, 2), ivec2(0, 1), ivec2(-1, 2),
+              ivec2(0, 1), ivec2(0, 2), ivec2(0, 1), ivec2(1, 2), ivec2(1, 1),
+              ivec2(2, 2), ivec2(1, 0), ivec2(2, 1), ivec2(1, 0), ivec2(2, 0),
+              ivec2(1, 0), ivec2(2, -1));
 const int kDir422[8] = int[8](7, 0, 2, 4, 5, 6, 6, 6);
 
 // The direction search's lines: line n of direction d holds the samples
@@ -73,12 +81,14 @@ const int kDir422[8] = int[8](7, 0, 2, 4, 5, 6, 6, 6);
 // the row i, kLineJ for the column j), each with its neighbour at (.w of
 // both) when the direction pairs samples. This is cdef_ref.cc's partial[d]
 // index inverted, e.g. d = 1: n = i + j / 2, so i = k, j = 2 n - 2 k (+1).
-const ivec4 kLineI[8] = ivec4[8](
-    ivec4(1, 0, 0, 0), ivec4(1, 0, 0, 0), ivec4(0, 1, 0, 0), ivec4(1, 0, 0, 0),
-    ivec4(1, 0, 0, 0), ivec4(2, -2, 6, 1), ivec4(1, 0, 0, 0), ivec4(-2, 2, 0, 1));
-const ivec4 kLineJ[8] = ivec4[8](
-    ivec4(-1, 1, 0, 0), ivec4(-2, 2, 0, 1), ivec4(1, 0, 0, 0), ivec4(2, -2, 6, 1),
-    ivec4(1, -1, 7, 0), ivec4(1, 0, 0, 0), ivec4(0, 1, 0, 0), ivec4(1, 0, 0, 0));
+const ivec4 kLineI[8] =
+    ivec4[8](ivec4(1, 0, 0, 0), ivec4(1, 0, 0, 0), ivec4(0, 1, 0, 0),
+             ivec4(1, 0, 0, 0), ivec4(1, 0, 0, 0), ivec4(2, -2, 6, 1),
+             ivec4(1, 0, 0, 0), ivec4(-2, 2, 0, 1));
+const ivec4 kLineJ[8] =
+    ivec4[8](ivec4(-1, 1, 0, 0), ivec4(-2, 2, 0, 1), ivec4(1, 0, 0, 0),
+             ivec4(2, -2, 6, 1), ivec4(1, -1, 7, 0), ivec4(1, 0, 0, 0),
+             ivec4(0, 1, 0, 0), ivec4(1, 0, 0, 0));
 // 840 / samples on the line.
 const int kDiv[9] = int[9](0, 840, 420, 280, 210, 168, 140, 120, 105);
 
@@ -287,8 +297,8 @@ void main() {
       uint packed = xw + UNITS > pc.width ? luma_dst[word] : 0u;
       for (int q = 0; q < UNITS; q++)
         if (xw + q < pc.width)
-          packed = set_unit_value(packed, q,
-                                  filter_px(luma_at(row, col + q), taps));
+          packed =
+              set_unit_value(packed, q, filter_px(luma_at(row, col + q), taps));
       luma_dst[word] = packed;
     }
   }
@@ -313,8 +323,8 @@ void main() {
         const int y = cy0 - CDEF_HALO + r;
         for (int c = c0; c < C_PITCH; c += 32) {
           const int x = cx0 - CDEF_HALO + c;
-          const bool inside = x >= 0 && y >= 0 && x < pc.chroma_width &&
-                              y < pc.chroma_height;
+          const bool inside =
+              x >= 0 && y >= 0 && x < pc.chroma_width && y < pc.chroma_height;
           s_px[CDEF_LUMA_INTS + s * C_PLANE + r * C_PITCH + c] =
               inside ? read_chroma(offset + y * stride + x * C_STEP * BYTES)
                      : NONE;
@@ -341,11 +351,11 @@ void main() {
         sec = pc.uv_sec_strength << CS;
         dir = pri > 0 ? (SSX == 1 && SSY == 0 ? kDir422[d] : d) : 0;
       }
-      const Taps taps =
-          make_taps(pri, sec, dir, pc.damping - 1 + CS, C_PITCH);
-      const int word = ((first ? pc.c0_dst_offset : pc.c1_dst_offset) +
-                        cy * (first ? pc.c0_dst_stride : pc.c1_dst_stride) +
-                        cu * BYTES) >> 2;
+      const Taps taps = make_taps(pri, sec, dir, pc.damping - 1 + CS, C_PITCH);
+      const int word =
+          ((first ? pc.c0_dst_offset : pc.c1_dst_offset) +
+           cy * (first ? pc.c0_dst_stride : pc.c1_dst_stride) + cu * BYTES) >>
+          2;
       uint packed = cu + UNITS > row_units ? chroma_dst[word] : 0u;
       for (int q = 0; q < UNITS; q++) {
         // Unit u0 + q: channel (u0 + q) & 1 of an interleaved pair.

@@ -1,7 +1,7 @@
 // The tile of cdef.comp, shared by the shader (workgroup and shared memory
-// sizes) and kernels/backends/gpu/cdef_vk.cc (dispatch size, budget checks). Plain macros:
-// valid GLSL and C++. Sizes are powers of two so that the shader splits
-// indices with shifts (V3D has no integer divider).
+// sizes) and kernels/backends/gpu/cdef_vk.cc (dispatch size, budget checks).
+// Plain macros: valid GLSL and C++. Sizes are powers of two so that the shader
+// splits indices with shifts (V3D has no integer divider).
 //
 // 16 luma blocks side by side: a warp of 32 invocations writes a whole
 // 128-byte luma row, and 4:2:0 chroma rows are 64 bytes. Narrower rows made

@@ -6,12 +6,12 @@
 //   DEPTH: 8, or 10 for 16-bit words;
 //   LSB:   the value's lowest bit in its word (P010: 6, else 0).
 
-const int BYTES = DEPTH > 8 ? 2 : 1;         // per unit
+const int BYTES = DEPTH > 8 ? 2 : 1;  // per unit
 const int UNIT_BITS = 8 * BYTES;
-const int UNITS_LOG2 = 2 - (BYTES - 1);      // log2 of the units per word
+const int UNITS_LOG2 = 2 - (BYTES - 1);  // log2 of the units per word
 const int UNITS = 1 << UNITS_LOG2;
 const int MAXV = (1 << DEPTH) - 1;
-const int CS = DEPTH - 8;                    // docs/spec.md's cs
+const int CS = DEPTH - 8;  // docs/spec.md's cs
 
 // Unit i of a word as it is stored, bits outside the value included.
 int unit_raw(uint word, int i) {
@@ -19,9 +19,7 @@ int unit_raw(uint word, int i) {
 }
 
 // The value of unit i (input bits outside it ignored).
-int unit_value(uint word, int i) {
-  return (unit_raw(word, i) >> LSB) & MAXV;
-}
+int unit_value(uint word, int i) { return (unit_raw(word, i) >> LSB) & MAXV; }
 
 // Stores unit i as raw bits.
 uint set_unit_raw(uint word, int i, int raw) {

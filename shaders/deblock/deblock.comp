@@ -8,8 +8,9 @@
 //
 // Every dispatch reads one plane (src) and writes every word of another
 // (dst), so no invocation reads what another writes; no two write the same
-// word. Two ways to honour docs/spec.md's edge order (kernels/backends/gpu/deblock_vk.cc
-// picks one per plane and says why each is exact):
+// word. Two ways to honour docs/spec.md's edge order
+// (kernels/backends/gpu/deblock_vk.cc picks one per plane and says why each is
+// exact):
 // * GATHER: each word of dst is computed by the item that owns it, which
 //   filters the (at most two) edges that write into it. Used where an edge's
 //   result does not depend on the edges before it, or only on the previous
@@ -22,9 +23,9 @@
 
 layout(local_size_x = DEBLOCK_LOCAL_X, local_size_y = DEBLOCK_LOCAL_Y) in;
 
-layout(constant_id = 0) const int PASS = 1;    // 1: vertical edges, 2: horizontal
-layout(constant_id = 1) const int STEP = 1;    // 1, or 2 for an interleaved pair
-layout(constant_id = 2) const int LUMA = 1;    // the luma filter, else chroma
+layout(constant_id = 0) const int PASS = 1;  // 1: vertical edges, 2: horizontal
+layout(constant_id = 1) const int STEP = 1;  // 1, or 2 for an interleaved pair
+layout(constant_id = 2) const int LUMA = 1;  // the luma filter, else chroma
 layout(constant_id = 3) const int GATHER = 1;  // else runs
 layout(constant_id = 4) const int DEPTH = 8;   // samples.h
 layout(constant_id = 5) const int LSB = 0;
@@ -37,9 +38,13 @@ layout(constant_id = 5) const int LSB = 0;
 layout(set = 0, binding = 0, std430) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1, std430) buffer Dst { uint dst[]; };
 
+// The block as written: clang-format cannot see its members through the
+// #include.
+// clang-format off
 layout(push_constant, std430) uniform Push {
 #include "deblock_push.h"
 } pc;
+// clang-format on
 
 // Samples an edge's filter reads on each side.
 const int REACH = 2 + 2 * LUMA;
@@ -82,12 +87,14 @@ void filter_edge(inout int v[8], bool valid) {
 
   const bool small_gap = abs(p0 - q0) < ((alpha >> 2) + 2);
   const bool sp = on && ap && small_gap, sq = on && aq && small_gap;
-  v[3] = sp ? (p2 + 2 * p1 + 2 * p0 + 2 * q0 + q1 + 4) >> 3
-            : on ? (2 * p1 + p0 + q1 + 2) >> 2 : p0;
+  v[3] = sp   ? (p2 + 2 * p1 + 2 * p0 + 2 * q0 + q1 + 4) >> 3
+         : on ? (2 * p1 + p0 + q1 + 2) >> 2
+              : p0;
   v[2] = sp ? (p2 + p1 + p0 + q0 + 2) >> 2 : p1;
   v[1] = sp ? (2 * p3 + 3 * p2 + p1 + p0 + q0 + 4) >> 3 : p2;
-  v[4] = sq ? (q2 + 2 * q1 + 2 * q0 + 2 * p0 + p1 + 4) >> 3
-            : on ? (2 * q1 + q0 + p1 + 2) >> 2 : q0;
+  v[4] = sq   ? (q2 + 2 * q1 + 2 * q0 + 2 * p0 + p1 + 4) >> 3
+         : on ? (2 * q1 + q0 + p1 + 2) >> 2
+              : q0;
   v[5] = sq ? (q2 + q1 + q0 + p0 + 2) >> 2 : q1;
   v[6] = sq ? (2 * q3 + 3 * q2 + q1 + q0 + p0 + 4) >> 3 : q2;
 }
@@ -100,7 +107,8 @@ int luma_q1(int p1, int p0, int q0, int q1, int q2, bool valid) {
                   abs(q1 - q0) < beta;
   const int avg = (p0 + q0 + 1) >> 1;
   return on && abs(q2 - q0) < beta
-             ? q1 + clamp((q2 + avg - (q1 << 1)) >> 1, -tc0, tc0) : q1;
+             ? q1 + clamp((q2 + avg - (q1 << 1)) >> 1, -tc0, tc0)
+             : q1;
 }
 
 // Unit i of a word: its value when `inside` the row, else (padding) raw.
@@ -126,7 +134,7 @@ void gather(int j, int y_or_wx) {
   const int series = PASS == 1 ? STEP : UNITS;
   const int row_units = pc.width * STEP;
   const int words = (row_units * BYTES + 3) >> 2;  // per row
-  const int item_words = STEP * BYTES;              // pass 1
+  const int item_words = STEP * BYTES;             // pass 1
   const int len = PASS == 1 ? pc.width : pc.height;
 
   if (PASS == 1) {
@@ -143,8 +151,10 @@ void gather(int j, int y_or_wx) {
   } else {
     for (int i = 0; i < 16; i++) {
       const int r = 4 * j - 8 + i;
-      const uint word = r >= 0 && r < pc.height
-          ? src[((pc.src_offset + r * pc.src_stride) >> 2) + y_or_wx] : 0u;
+      const uint word =
+          r >= 0 && r < pc.height
+              ? src[((pc.src_offset + r * pc.src_stride) >> 2) + y_or_wx]
+              : 0u;
       for (int l = 0; l < UNITS; l++)
         g[16 * l + i] = get_unit(word, l, UNITS * y_or_wx + l < row_units);
     }
@@ -170,14 +180,16 @@ void gather(int j, int y_or_wx) {
       if (chained) {
         // p2 is the q1' of the edge at x - 4, whose p1 .. q2 are v[-2..2].
         const int h = 16 * q + i0 - 4;
-        v[1] = before ? luma_q1(g[h + 2], g[h + 3], g[h + 4], g[h + 5], g[h + 6], valid)
+        v[1] = before ? luma_q1(g[h + 2], g[h + 3], g[h + 4], g[h + 5],
+                                g[h + 6], valid)
                       : v[1];
       }
       filter_edge(v, edge && valid);
       // Only an edge writes: the write ranges of edges are disjoint.
       for (int k = 1; k < 7; k++) {
         const int i = i0 + k - 8;  // in the item when 0 <= i < 4
-        if (edge && i >= 0 && i < 4 && k >= wlo && k < 8 - wlo) res[4 * q + i] = v[k];
+        if (edge && i >= 0 && i < 4 && k >= wlo && k < 8 - wlo)
+          res[4 * q + i] = v[k];
       }
     }
   }
@@ -190,8 +202,9 @@ void gather(int j, int y_or_wx) {
       uint word = 0u;
       for (int b = 0; b < UNITS; b++) {
         const int at = UNITS * t + b;
-        word = put_unit(word, b, res[4 * (at & (STEP - 1)) + (at >> (STEP - 1))],
-                        UNITS * w + b < row_units);
+        word =
+            put_unit(word, b, res[4 * (at & (STEP - 1)) + (at >> (STEP - 1))],
+                     UNITS * w + b < row_units);
       }
       dst[row + w] = word;
     }
@@ -201,7 +214,8 @@ void gather(int j, int y_or_wx) {
       if (r >= pc.height) break;
       uint word = 0u;
       for (int l = 0; l < UNITS; l++)
-        word = put_unit(word, l, res[4 * l + i], UNITS * y_or_wx + l < row_units);
+        word =
+            put_unit(word, l, res[4 * l + i], UNITS * y_or_wx + l < row_units);
       dst[((pc.dst_offset + r * pc.dst_stride) >> 2) + y_or_wx] = word;
     }
   }
@@ -216,9 +230,10 @@ void gather(int j, int y_or_wx) {
 // sample 0); consecutive windows overlap by C elements. Elements go through
 // registers unpacked, in chunks of K edges, the next chunk read ahead of this
 // one's filtering; the line's elements past the last window are copied.
-const int CHUNK = 4;     // new elements per chunk: K A
-int u[4 * (CHUNK + 4)];  // the chunk's elements: unit b of element i is u[UNITS i + b]
-uint ahead[CHUNK];       // the next chunk's new elements
+const int CHUNK = 4;  // new elements per chunk: K A
+int u[4 * (CHUNK +
+           4)];  // the chunk's elements: unit b of element i is u[UNITS i + b]
+uint ahead[CHUNK];  // the next chunk's new elements
 
 // The units of element e of the line that are samples: pass 1 those before
 // the row's end, pass 2 the first `lanes`.
@@ -229,13 +244,15 @@ int inside_units(int e, int lanes) {
 // Element e of the line into u[] slot i, and back.
 void unpack(int i, uint word, int e, int lanes) {
   const int inside = inside_units(e, lanes);
-  for (int b = 0; b < UNITS; b++) u[UNITS * i + b] = get_unit(word, b, b < inside);
+  for (int b = 0; b < UNITS; b++)
+    u[UNITS * i + b] = get_unit(word, b, b < inside);
 }
 
 uint pack(int i, int e, int lanes) {
   const int inside = inside_units(e, lanes);
   uint word = 0u;
-  for (int b = 0; b < UNITS; b++) word = put_unit(word, b, u[UNITS * i + b], b < inside);
+  for (int b = 0; b < UNITS; b++)
+    word = put_unit(word, b, u[UNITS * i + b], b < inside);
   return word;
 }
 
@@ -264,9 +281,10 @@ void run(int s, int d, int sp, int dp, int length, int lanes) {
   // Elements from a window to the next: 4 samples of STEP channels (pass 1),
   // 4 rows (pass 2).
   const int A = PASS == 1 ? STEP * BYTES : 4;
-  const int N = 2 * A;                 // the window: 8 samples
+  const int N = 2 * A;  // the window: 8 samples
   const int C = N - A;
-  const int K = PASS == 1 ? CHUNK >> (STEP + BYTES - 2) : CHUNK >> 2;  // CHUNK / A
+  const int K =
+      PASS == 1 ? CHUNK >> (STEP + BYTES - 2) : CHUNK >> 2;  // CHUNK / A
   const int count = pc.edges;
   const int total = (count + 1) * A;  // elements the windows cover
 
@@ -301,8 +319,10 @@ void main() {
   const int lane = int(gl_LocalInvocationIndex);
   const int shift = pc.items_x_log2;
   const int ix = (int(gl_WorkGroupID.x) << shift) + (lane & ((1 << shift) - 1));
-  const int iy = int(gl_WorkGroupID.y) * (DEBLOCK_INVOCATIONS >> shift) + (lane >> shift);
-  if (ix >= pc.items_x || iy >= pc.items_y) return;  // the shader has no barrier
+  const int iy =
+      int(gl_WorkGroupID.y) * (DEBLOCK_INVOCATIONS >> shift) + (lane >> shift);
+  if (ix >= pc.items_x || iy >= pc.items_y)
+    return;  // the shader has no barrier
 
   if (GATHER == 1) {
     // Pass 1: x is the group of 4 samples, y the row; pass 2: x is the word
@@ -320,7 +340,8 @@ void main() {
         (pc.dst_offset + iy * pc.dst_stride) >> 2, 1, 1,
         (pc.width * STEP * BYTES + 3) >> 2, UNITS);
   } else {
-    run((pc.src_offset >> 2) + ix, (pc.dst_offset >> 2) + ix, pc.src_stride >> 2,
-        pc.dst_stride >> 2, pc.height, min(UNITS, pc.width * STEP - UNITS * ix));
+    run((pc.src_offset >> 2) + ix, (pc.dst_offset >> 2) + ix,
+        pc.src_stride >> 2, pc.dst_stride >> 2, pc.height,
+        min(UNITS, pc.width * STEP - UNITS * ix));
   }
 }

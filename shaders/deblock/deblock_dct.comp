@@ -13,9 +13,9 @@
 // barrier, pass 2 on a row each, the threshold and VP9's inverse on the same
 // row (both work on rows of the coefficients, so no exchange is needed
 // between them); after another, VP9's inverse on a column each, whose
-// reconstructions are added to the tile's per-sample sums. The blocks of one shift are
-// disjoint, so a sum has one writer between two barriers. Finally every
-// invocation writes whole words of the tile.
+// reconstructions are added to the tile's per-sample sums. The blocks of one
+// shift are disjoint, so a sum has one writer between two barriers. Finally
+// every invocation writes whole words of the tile.
 //
 // Ranges (docs/spec.md, "High bit depth" for DEPTH 10), interval bounds
 // at 8 | 10 bits: pass-1 values within +-2414 | +-9656, so they cross
@@ -37,7 +37,7 @@
 
 layout(local_size_x = DCT_LOCAL_X, local_size_y = DCT_LOCAL_Y) in;
 
-layout(constant_id = 0) const int STEP = 1;  // 1, or 2 for an interleaved pair
+layout(constant_id = 0) const int STEP = 1;   // 1, or 2 for an interleaved pair
 layout(constant_id = 1) const int DEPTH = 8;  // samples.h
 layout(constant_id = 2) const int LSB = 0;
 
@@ -50,9 +50,13 @@ const int SPAN_WORDS = DCT_SPAN >> UNITS_LOG2;  // words of a staged row
 layout(set = 0, binding = 0, std430) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1, std430) buffer Dst { uint dst[]; };
 
+// The block as written: clang-format cannot see its members through the
+// #include.
+// clang-format off
 layout(push_constant, std430) uniform Push {
 #include "deblock_dct_push.h"
 } pc;
+// clang-format on
 
 // Staged values of staged channel c, row y, column x (DCT_SPAN square,
 // UNITS a word): plane sample (tx - DCT_HALO + x, ty - DCT_HALO + y),
@@ -78,12 +82,17 @@ const int K_PASS2[8] = int[8](0, 22725, 21407, 19266, 0, 12873, 8867, 4520);
 
 // The forward 1D transform F_p of docs/spec.md, in place.
 void forward(inout int x[8], bool pass1) {
-  const int s0 = x[0] + x[7], s1 = x[1] + x[6], s2 = x[2] + x[5], s3 = x[3] + x[4];
-  const int d0 = x[0] - x[7], d1 = x[1] - x[6], d2 = x[2] - x[5], d3 = x[3] - x[4];
+  const int s0 = x[0] + x[7], s1 = x[1] + x[6], s2 = x[2] + x[5],
+            s3 = x[3] + x[4];
+  const int d0 = x[0] - x[7], d1 = x[1] - x[6], d2 = x[2] - x[5],
+            d3 = x[3] - x[4];
   const int e0 = s0 + s3, e1 = s1 + s2, e2 = s1 - s2, e3 = s0 - s3;
-  const int k1 = pass1 ? K_PASS1[1] : K_PASS2[1], k2 = pass1 ? K_PASS1[2] : K_PASS2[2];
-  const int k3 = pass1 ? K_PASS1[3] : K_PASS2[3], k5 = pass1 ? K_PASS1[5] : K_PASS2[5];
-  const int k6 = pass1 ? K_PASS1[6] : K_PASS2[6], k7 = pass1 ? K_PASS1[7] : K_PASS2[7];
+  const int k1 = pass1 ? K_PASS1[1] : K_PASS2[1],
+            k2 = pass1 ? K_PASS1[2] : K_PASS2[2];
+  const int k3 = pass1 ? K_PASS1[3] : K_PASS2[3],
+            k5 = pass1 ? K_PASS1[5] : K_PASS2[5];
+  const int k6 = pass1 ? K_PASS1[6] : K_PASS2[6],
+            k7 = pass1 ? K_PASS1[7] : K_PASS2[7];
   x[0] = pass1 ? e0 + e1 : mul15(e0 + e1, 16384);
   x[4] = pass1 ? e0 - e1 : mul15(e0 - e1, 16384);
   x[2] = mul15(e2, k6) + mul15(e3, k2);
@@ -150,14 +159,16 @@ int refl(int t, int n) {
 }
 
 int staged(int c, int y, int x) {
-  return unit_raw(s_in[(c * DCT_SPAN + y) * SPAN_WORDS + (x >> UNITS_LOG2)], x & (UNITS - 1));
+  return unit_raw(s_in[(c * DCT_SPAN + y) * SPAN_WORDS + (x >> UNITS_LOG2)],
+                  x & (UNITS - 1));
 }
 
 // The row pass's values R[v][.] of the slot whose s_r words start at v0:
 // stored as 16-bit halves, and at 10 bits their top bits; one writer per
 // word (the invocation of row v).
 void store_row(int v0, int v, int r[8]) {
-  for (int i = 0; i < 4; i++) s_r[v0 + v * 4 + i] = pack2(r[2 * i], r[2 * i + 1]);
+  for (int i = 0; i < 4; i++)
+    s_r[v0 + v * 4 + i] = pack2(r[2 * i], r[2 * i + 1]);
   if (DEPTH > 8) {
     uint top = 0u;
     for (int x = 0; x < 8; x++) top |= uint((r[x] >> 16) & 3) << (2 * x);
@@ -188,8 +199,10 @@ ivec2 shift_of(int k) {
 
 void main() {
   const int inv = int(gl_LocalInvocationIndex);
-  const int tx = int(gl_WorkGroupID.x) * DCT_TILE, ty = int(gl_WorkGroupID.y) * DCT_TILE;
-  for (int i = inv; i < DCT_TILE * DCT_TILE; i += DCT_INVOCATIONS) s_sum[i] = 0u;
+  const int tx = int(gl_WorkGroupID.x) * DCT_TILE,
+            ty = int(gl_WorkGroupID.y) * DCT_TILE;
+  for (int i = inv; i < DCT_TILE * DCT_TILE; i += DCT_INVOCATIONS)
+    s_sum[i] = 0u;
 
   // This invocation's block slot and its column (then row) in the block.
   const int slot = inv >> 3, lane = inv & 7;
@@ -204,12 +217,16 @@ void main() {
     for (int c = 0; c < STAGED; c++)
       for (int i = inv; i < DCT_SPAN * SPAN_WORDS; i += DCT_INVOCATIONS) {
         const int y = i / SPAN_WORDS, wx = i - y * SPAN_WORDS;
-        const int row = min(refl(ty - DCT_HALO + y, pc.height), pc.src_rows - 1);
+        const int row =
+            min(refl(ty - DCT_HALO + y, pc.height), pc.src_rows - 1);
         const int base = pc.src_offset + row * pc.src_stride + BYTES * (c0 + c);
         uint word = 0u;
         for (int b = 0; b < UNITS; b++) {
-          const int at = base + STEP * BYTES * refl(tx - DCT_HALO + UNITS * wx + b, pc.width);
-          word = set_unit_raw(word, b, unit_value(src[at >> 2], (at & 3) >> (BYTES - 1)));
+          const int at =
+              base +
+              STEP * BYTES * refl(tx - DCT_HALO + UNITS * wx + b, pc.width);
+          word = set_unit_raw(
+              word, b, unit_value(src[at >> 2], (at & 3) >> (BYTES - 1)));
         }
         s_in[(c * DCT_SPAN + y) * SPAN_WORDS + wx] = word;
       }
@@ -228,14 +245,17 @@ void main() {
                              bx < pc.width && by < pc.rows;
         if (present) {
           int x[8];
-          for (int i = 0; i < 8; i++) x[i] = 2 * (staged(c, ly + i, lx + lane) - (128 << CS));
+          for (int i = 0; i < 8; i++)
+            x[i] = 2 * (staged(c, ly + i, lx + lane) - (128 << CS));
           forward(x, true);
-          for (int i = 0; i < 4; i++) s_v[v0 + i * 8 + lane] = pack2(x[2 * i], x[2 * i + 1]);
+          for (int i = 0; i < 4; i++)
+            s_v[v0 + i * 8 + lane] = pack2(x[2 * i], x[2 * i + 1]);
         }
         barrier();
         if (present) {
           int x[8];
-          for (int u = 0; u < 8; u++) x[u] = half_of(s_v[v0 + (lane >> 1) * 8 + u], lane & 1);
+          for (int u = 0; u < 8; u++)
+            x[u] = half_of(s_v[v0 + (lane >> 1) * 8 + u], lane & 1);
           forward(x, false);
           for (int u = 0; u < 8; u++)
             if ((lane != 0 || u != 0) && abs(x[u]) <= pc.threshold) x[u] = 0;
@@ -267,16 +287,20 @@ void main() {
   const int row_words = row_units >> UNITS_LOG2;
   for (int i = inv; i < DCT_TILE * row_words; i += DCT_INVOCATIONS) {
     const int r = i / row_words, y = ty + r;
-    const int first = tx * STEP + UNITS * (i - r * row_words);  // unit of the row
+    const int first =
+        tx * STEP + UNITS * (i - r * row_words);  // unit of the row
     if (y >= pc.rows || first >= pc.width * STEP) continue;
     const int word = (pc.dst_offset + y * pc.dst_stride + BYTES * first) >> 2;
     const uint old = first + UNITS > pc.width * STEP ? dst[word] : 0u;
     uint packed = 0u;
     for (int b = 0; b < UNITS; b++) {
       const int x = (first + b) / STEP, c = (first + b) - x * STEP;
-      const uint sum = bitfieldExtract(s_sum[r * DCT_TILE + x - tx], 16 * c, 16);
-      packed = x < pc.width ? set_unit_value(packed, b, int((sum + uint(pc.shifts >> 1)) >> log2n))
-                            : set_unit_raw(packed, b, unit_raw(old, b));
+      const uint sum =
+          bitfieldExtract(s_sum[r * DCT_TILE + x - tx], 16 * c, 16);
+      packed = x < pc.width
+                   ? set_unit_value(packed, b,
+                                    int((sum + uint(pc.shifts >> 1)) >> log2n))
+                   : set_unit_raw(packed, b, unit_raw(old, b));
     }
     dst[word] = packed;
   }

@@ -38,9 +38,13 @@ const bool SEGMENTS = WD >= 8;
 layout(set = 0, binding = 0, std430) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1, std430) buffer Dst { uint dst[]; };
 
+// The block as written: clang-format cannot see its members through the
+// #include.
+// clang-format off
 layout(push_constant, std430) uniform Push {
 #include "deblock_vp9_push.h"
 } pc;
+// clang-format on
 
 // Samples an edge's filter reads on each side.
 const int REACH = WD == 16 ? 8 : 4;
@@ -54,16 +58,20 @@ int c(int v) { return clamp(v, -HALF, HALF - 1); }
 void filter_line(inout int v[16]) {
   const int p3 = v[4], p2 = v[5], p1 = v[6], p0 = v[7];
   const int q0 = v[8], q1 = v[9], q2 = v[10], q3 = v[11];
-  const int steps = max(max(max(abs(p3 - p2), abs(p2 - p1)), max(abs(p1 - p0), abs(q1 - q0))),
-                        max(abs(q2 - q1), abs(q3 - q2)));
-  if (steps > pc.limit || abs(p0 - q0) * 2 + (abs(p1 - q1) >> 1) > pc.blimit) return;
+  const int steps =
+      max(max(max(abs(p3 - p2), abs(p2 - p1)), max(abs(p1 - p0), abs(q1 - q0))),
+          max(abs(q2 - q1), abs(q3 - q2)));
+  if (steps > pc.limit || abs(p0 - q0) * 2 + (abs(p1 - q1) >> 1) > pc.blimit)
+    return;
   const bool hev = abs(p1 - p0) > pc.thresh || abs(q1 - q0) > pc.thresh;
   const int flat_bound = 1 << CS;
-  const bool wide1 = WD >= 8 &&
+  const bool wide1 =
+      WD >= 8 &&
       max(max(max(abs(p1 - p0), abs(q1 - q0)), max(abs(p2 - p0), abs(q2 - q0))),
           max(abs(p3 - p0), abs(q3 - q0))) <= flat_bound;
   int outer = 0;
-  for (int i = 4; i < REACH; i++) outer = max(outer, max(abs(v[7 - i] - p0), abs(v[8 + i] - q0)));
+  for (int i = 4; i < REACH; i++)
+    outer = max(outer, max(abs(v[7 - i] - p0), abs(v[8 + i] - q0)));
   const bool wide2 = WD == 16 && outer <= flat_bound;
 
   const int n = wide1 && wide2 ? 7 : wide1 ? 3 : 0;
@@ -72,7 +80,8 @@ void filter_line(inout int v[16]) {
     int o[16];
     for (int i = -n; i < n; i++) {
       int sum = 1 << (k - 1);
-      for (int j = -n; j <= n; j++) sum += v[8 + clamp(i + j, -(n + 1), n)] * (j == 0 ? 2 : 1);
+      for (int j = -n; j <= n; j++)
+        sum += v[8 + clamp(i + j, -(n + 1), n)] * (j == 0 ? 2 : 1);
       o[8 + i] = sum >> k;
     }
     for (int i = -n; i < n; i++) v[8 + i] = o[8 + i];
@@ -110,8 +119,8 @@ void row_edge(int d, int x) {
     filter_line(v);
     for (int k = 0; k < 2 * REACH; k++) {
       const int at = STEP * k + ch;
-      win[at >> UNITS_LOG2] =
-          set_unit_value(win[at >> UNITS_LOG2], at & (UNITS - 1), v[8 - REACH + k]);
+      win[at >> UNITS_LOG2] = set_unit_value(
+          win[at >> UNITS_LOG2], at & (UNITS - 1), v[8 - REACH + k]);
     }
   }
   for (int w = 0; w < count; w++) dst[first + w] = win[w];
@@ -125,9 +134,11 @@ void column_edge(int d, int dp, int y, int lanes) {
   for (int l = 0; l < UNITS; l++) {
     if (l >= lanes) break;
     int v[16];
-    for (int k = 0; k < 2 * REACH; k++) v[8 - REACH + k] = unit_value(win[k], l);
+    for (int k = 0; k < 2 * REACH; k++)
+      v[8 - REACH + k] = unit_value(win[k], l);
     filter_line(v);
-    for (int k = 0; k < 2 * REACH; k++) win[k] = set_unit_value(win[k], l, v[8 - REACH + k]);
+    for (int k = 0; k < 2 * REACH; k++)
+      win[k] = set_unit_value(win[k], l, v[8 - REACH + k]);
   }
   for (int k = 0; k < 2 * REACH; k++) dst[d + (y - REACH + k) * dp] = win[k];
 }
@@ -145,21 +156,26 @@ void line_part(int line, int a, int b) {
                        (row_units + UNITS - 1) >> UNITS_LOG2);
     for (int w = (STEP * a) >> UNITS_LOG2; w < w1; w++)
       dst[d + w] = clean_units(src[s + w], row_units - UNITS * w);
-    for (int x = max(WD, (a + WD - 1) / WD * WD); x < b && x + REACH <= len; x += WD)
+    for (int x = max(WD, (a + WD - 1) / WD * WD); x < b && x + REACH <= len;
+         x += WD)
       row_edge(d, x);
   } else {
     const int s = (pc.src_offset >> 2) + line, sp = pc.src_stride >> 2;
     const int d = (pc.dst_offset >> 2) + line, dp = pc.dst_stride >> 2;
     const int lanes = min(UNITS, pc.width * STEP - UNITS * line);
-    for (int r = a; r < b; r++) dst[d + r * dp] = clean_units(src[s + r * sp], lanes);
-    for (int y = max(WD, (a + WD - 1) / WD * WD); y < b && y + REACH <= len; y += WD)
+    for (int r = a; r < b; r++)
+      dst[d + r * dp] = clean_units(src[s + r * sp], lanes);
+    for (int y = max(WD, (a + WD - 1) / WD * WD); y < b && y + REACH <= len;
+         y += WD)
       column_edge(d, dp, y, lanes);
   }
 }
 
 void main() {
-  const int ix = int(gl_GlobalInvocationID.x), iy = int(gl_GlobalInvocationID.y);
-  if (ix >= pc.items_x || iy >= pc.items_y) return;  // the shader has no barrier
+  const int ix = int(gl_GlobalInvocationID.x),
+            iy = int(gl_GlobalInvocationID.y);
+  if (ix >= pc.items_x || iy >= pc.items_y)
+    return;  // the shader has no barrier
   const int len = PASS == 1 ? pc.width : pc.height;
   if (!SEGMENTS) {
     line_part(ix, 0, len);  // runs: x is the line
@@ -168,5 +184,6 @@ void main() {
   // Segments: pass 1 x is the segment, y the row; pass 2 x the word column,
   // y the segment. Segment j is [j WD - WD/2, j WD + WD/2) within the line.
   const int j = PASS == 1 ? ix : iy;
-  line_part(PASS == 1 ? iy : ix, max(0, j * WD - WD / 2), min(len, j * WD + WD / 2));
+  line_part(PASS == 1 ? iy : ix, max(0, j * WD - WD / 2),
+            min(len, j * WD + WD / 2));
 }

@@ -7,10 +7,10 @@ int src_offset;  // bytes from the source buffer's start to sample (0, 0)
 int src_stride;  // bytes between source rows
 int dst_offset;  // the same in the destination; all four multiples of 4
 int dst_stride;
-int width;       // samples per channel
-int height;      // rows
-int limit;       // vp9_thresholds(): 1..63
-int blimit;      // 5..193
-int thresh;      // 0..3
-int items_x;     // the grid of items, see deblock_vp9.comp
+int width;    // samples per channel
+int height;   // rows
+int limit;    // vp9_thresholds(): 1..63
+int blimit;   // 5..193
+int thresh;   // 0..3
+int items_x;  // the grid of items, see deblock_vp9.comp
 int items_y;

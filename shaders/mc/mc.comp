@@ -27,9 +27,13 @@ layout(constant_id = 3) const int LSB = 0;
 layout(set = 0, binding = 0, std430) readonly buffer Src { uint src[]; };
 layout(set = 0, binding = 1, std430) buffer Dst { uint dst[]; };
 
+// The block as written: clang-format cannot see its members through the
+// #include.
+// clang-format off
 layout(push_constant, std430) uniform Push {
 #include "mc_push.h"
 } pc;
+// clang-format on
 
 shared int s_in[MC_MAX_ROWS * MC_MAX_IN_W];  // source window (TAPS_X > 1)
 // After the horizontal pass, DEPTH bits; the source window itself if
@@ -79,7 +83,8 @@ void main() {
     const int y = clamp(min(y0 + r, last) - oy + pc.iy, 0, pc.height - 1);
     const int row = pc.src_offset + y * pc.src_stride;
     for (int b = lx; b < in_w; b += MC_LOCAL_X) {
-      const int x = clamp(((x0 + b) >> (step - 1)) - ox + pc.ix, 0, pc.width - 1);
+      const int x =
+          clamp(((x0 + b) >> (step - 1)) - ox + pc.ix, 0, pc.width - 1);
       const int v = read_sample(row + (x * step + (b & (step - 1))) * BYTES);
       if (TAPS_X > 1)
         s_in[r * in_w + b] = v;

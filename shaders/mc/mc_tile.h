@@ -1,6 +1,6 @@
 // The tile of mc.comp, shared by the shader (which sizes its workgroup and
-// shared memory from it) and kernels/backends/gpu/mc_vk.cc (which sizes dispatches and
-// checks the budgets). Plain macros: valid GLSL and C++.
+// shared memory from it) and kernels/backends/gpu/mc_vk.cc (which sizes
+// dispatches and checks the budgets). Plain macros: valid GLSL and C++.
 #define MC_LOCAL_X 16  // invocations per row; each writes 4 units
 #define MC_LOCAL_Y 16
 #define MC_TILE_W (MC_LOCAL_X * 4)  // units of a row one workgroup writes

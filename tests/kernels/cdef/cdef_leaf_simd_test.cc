@@ -1,10 +1,10 @@
 // Bit-exactness of each SIMD leaf of the CDEF DSP table (daedalus/cdef.h:
 // staging, direction search, the three block filters) with the reference's
-// leaves, once per Highway target, at both bit depths, on staged samples
-// drawn directly: random, extreme (0 and the largest value) and with
-// unavailable samples anywhere around the blocks, every strength, damping
-// and direction; where the target has the byte island of the 8-bit filters
-// and the CPU runs it, with and without it.
+// leaves, once per Highway target, at both bit depths, on staged samples of
+// the shared contents (util/contents.h: the ordinary ones at random, every
+// adversarial one in turn) with unavailable samples anywhere around the
+// blocks, every strength, damping and direction; where the target has the
+// byte island of the 8-bit filters and the CPU runs it, with and without it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "contents.h"
 #include "daedalus/cdef.h"
 #include "daedalus/image.h"
 #include "filters/cdef/cdef_bytes.h"
@@ -78,23 +79,28 @@ TEST_P(CdefLeafSimd, ByteIslandWhereTheCpuHasIt) {
 // luma, or U then V of 12 rows at half the pitch each.
 using Staged = std::vector<uint16_t>;
 
-// Content of a staged buffer with values up to max: random, 0 / max at
-// random, or near a level (small differences: every constrain() branch); in
-// each, unavailable samples with probability 1 / holes (0: none).
-Staged staged_content(std::mt19937& gen, int max, int kind, int holes) {
+// Staged rows of `content` at `depth` (8 or 10 bits), each sample
+// unavailable with probability 1 / holes (0: none).
+Staged staged_content(const test::Content& content, int depth, int holes,
+                      std::mt19937& gen) {
+  Image image(depth == 8 ? PixelFormat::GRAY8 : PixelFormat::I420_10LE,
+              kCdefPitch, 12);
+  content.fill(image, gen);
+  const ConstPlane& plane = image.frame().planes[0];
   Staged s(12 * kCdefPitch);
-  const int level = int(gen() % uint32_t(max + 1));
-  for (uint16_t& v : s) {
-    const uint32_t r = gen();
-    if (kind == 0)
-      v = uint16_t(r % uint32_t(max + 1));
-    else if (kind == 1)
-      v = (r & 1) ? uint16_t(max) : 0;
-    else
-      v = uint16_t(std::clamp(level + int(r % 9) - 4, 0, max));
-    if (holes && (r >> 8) % uint32_t(holes) == 0) v = kCdefUnavailable;
-  }
+  for (int y = 0; y < 12; y++)
+    for (int x = 0; x < kCdefPitch; x++) {
+      uint16_t& v = s[size_t(y) * kCdefPitch + x];
+      v = uint16_t(value_at(plane, x, y));
+      if (holes && gen() % uint32_t(holes) == 0) v = kCdefUnavailable;
+    }
   return s;
+}
+
+// One of the shared ordinary contents, at random.
+const test::Content& any_ordinary(std::mt19937& gen) {
+  const std::vector<test::Content>& all = test::ordinary_contents();
+  return all[gen() % all.size()];
 }
 
 TEST_P(CdefLeafSimd, StageMatchesTheReference) {
@@ -103,8 +109,11 @@ TEST_P(CdefLeafSimd, StageMatchesTheReference) {
   for (PixelFormat format : test::all_pixel_formats())
     for (int round = 0; round < 12; round++) {
       const int w = 1 + int(gen() % 90), h = 1 + int(gen() % 20);
-      Image src(format, w, h, int(gen() % 5));
-      test::fill_random(src, gen);
+      Image src(format, w, h, test::random_padding(gen));
+      // The shared contents in turn, adversarial ones every other round.
+      const std::vector<test::Content>& contents =
+          round % 2 ? test::adversarial_contents() : test::ordinary_contents();
+      contents[size_t(round / 2) % contents.size()].fill(src, gen);
       test::set_outside_bits(src, gen);
       const ConstFrame f = src.frame();
       const int p = f.num_planes == 3 ? int(gen() % 3) : 0;
@@ -130,9 +139,8 @@ TEST_P(CdefLeafSimd, DirectionSearchMatchesTheReference) {
   for (const CdefLeaves* ref : {&l.ref.bd8, &l.ref.bd10}) {
     const bool deep = ref == &l.ref.bd10;
     const CdefLeaves& simd = deep ? l.simd.bd10 : l.simd.bd8;
-    const int max = deep ? 1023 : 255;
     for (int round = 0; round < 30; round++) {
-      const Staged s = staged_content(gen, max, round % 3, 0);
+      const Staged s = staged_content(any_ordinary(gen), deep ? 10 : 8, 0, gen);
       const int n = 1 + int(gen() % kCdefChunk);
       uint8_t dir_want[kCdefChunk], dir_got[kCdefChunk];
       int var_want[kCdefChunk], var_got[kCdefChunk];
@@ -233,53 +241,114 @@ testing::AssertionResult same_filtered(const Leaves& l, bool deep,
          << " step " << step << " lsb " << lsb << ")";
 }
 
-// Every strength, secondary strength, damping and direction, on random,
-// extreme and near-flat content with unavailable samples around the blocks:
-// none, around every block, or around some (the island hands those to the
+// Every shape's leaf of both implementations on staged `content` with
+// unavailable samples (1 / holes of them) around the blocks, secondary
+// strength `sec` and `damping` (8-bit units); block j with strength j % 16
+// and direction (j / 16) * 2 + round: every pair of them over two rounds.
+testing::AssertionResult filters_agree(const Leaves& l, bool deep,
+                                       const Shape& shape,
+                                       const test::Content& content, int sec,
+                                       int damping, int round, int holes,
+                                       std::mt19937& gen) {
+  const int cs = deep ? 2 : 0, max = deep ? 1023 : 255;
+  // The 8x8 leaf filters luma alone: V's rows are U's, unread.
+  Staged u = staged_content(content, deep ? 10 : 8, holes, gen);
+  Staged v = shape.planes == 2
+                 ? staged_content(content, deep ? 10 : 8, holes, gen)
+                 : u;
+  // Blocks' own samples are in the plane: only their surroundings may be
+  // unavailable.
+  const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
+  for (Staged* s : {&u, &v})
+    for (int i = 0; i < shape.h; i++)
+      for (int j = 0; j < shape.w * kCdefChunk; j++) {
+        uint16_t& x = (*s)[(2 + i) * pitch + shape.w + j];
+        if (x == kCdefUnavailable) x = uint16_t(gen() % (max + 1));
+      }
+  uint8_t pri[kCdefChunk], dir[kCdefChunk];
+  for (int j = 0; j < kCdefChunk; j++) {
+    pri[j] = uint8_t((j % 16) << cs);
+    dir[j] = uint8_t((j / 16 * 2 + round) % 8);
+  }
+  const int n = round ? kCdefChunk : 1 + int(gen() % kCdefChunk);
+  const int step_factor = 1 + int(gen() % 2);
+  const int lsb = deep && gen() % 2 ? 6 : 0;
+  testing::AssertionResult same =
+      same_filtered(l, deep, shape, u, v, n, pri, dir, sec << cs, damping + cs,
+                    step_factor, lsb, gen);
+  if (!same) same << ", " << content.name << " content";
+  return same;
+}
+
+// Every strength, secondary strength, damping and direction, on the shared
+// ordinary contents with unavailable samples around the blocks: none,
+// around every block, or around some (the island hands those to the
 // Highway filter).
 TEST_P(CdefLeafSimd, FiltersMatchTheReferenceEveryParameter) {
   for (bool islands : island_modes()) {
     SCOPED_TRACE(islands ? "byte island allowed" : "no island");
     const Leaves l(islands);
     std::mt19937 gen = test::rng(304);
-    for (int deep = 0; deep < 2; deep++) {
-      // The island is for 8-bit blocks only.
-      if (deep && islands) continue;
-      const int cs = deep ? 2 : 0, max = deep ? 1023 : 255;
+    for (bool deep : {false, true}) {
+      if (deep && islands) continue;  // the island is for 8-bit blocks only
       for (const Shape& shape : kShapes)
         for (int sec : {0, 1, 2, 4})
           for (int damping = 2; damping <= 6; damping++)
             for (int round = 0; round < 2; round++) {
-              const int kind = int(gen() % 3);
+              const test::Content& content = any_ordinary(gen);
               const int holes = std::array{0, 7, 400}[gen() % 3];
-              const Staged u = staged_content(gen, max, kind, holes);
-              const Staged v = staged_content(gen, max, kind, holes);
-              // Blocks' own samples are in the plane: only their surroundings
-              // may be unavailable.
-              Staged uu = u, vv = v;
-              const int pitch = shape.planes == 2 ? kCdefPitch / 2 : kCdefPitch;
-              for (Staged* s : {&uu, &vv})
-                for (int i = 0; i < shape.h; i++)
-                  for (int j = 0; j < shape.w * kCdefChunk; j++) {
-                    uint16_t& x = (*s)[(2 + i) * pitch + shape.w + j];
-                    if (x == kCdefUnavailable) x = uint16_t(gen() % (max + 1));
-                  }
-              // Block j: strength j % 16, direction (j / 16) * 2 + round:
-              // every pair of them over the two rounds.
-              uint8_t pri[kCdefChunk], dir[kCdefChunk];
-              for (int j = 0; j < kCdefChunk; j++) {
-                pri[j] = uint8_t((j % 16) << cs);
-                dir[j] = uint8_t((j / 16 * 2 + round) % 8);
-              }
-              const int n = round ? kCdefChunk : 1 + int(gen() % kCdefChunk);
-              const int step_factor = 1 + int(gen() % 2);
-              const int lsb = deep && gen() % 2 ? 6 : 0;
-              ASSERT_TRUE(same_filtered(l, deep, shape, uu, vv, n, pri, dir,
-                                        sec << cs, damping + cs, step_factor,
-                                        lsb, gen));
+              ASSERT_TRUE(filters_agree(l, deep, shape, content, sec, damping,
+                                        round, holes, gen));
             }
     }
   }
+}
+
+// Every adversarial content at both depths, the shapes in turn, with the
+// largest secondary strength at the least damping (the taps' differences
+// clipped least) and none at the most, in turn: the directions of one round
+// or the other, unavailable samples around the blocks or none.
+TEST_P(CdefLeafSimd, FiltersOnAdversarialContent) {
+  for (bool islands : island_modes()) {
+    SCOPED_TRACE(islands ? "byte island allowed" : "no island");
+    const Leaves l(islands);
+    std::mt19937 gen = test::rng(305);
+    int i = 0;
+    for (const test::Content& content : test::adversarial_contents())
+      for (bool deep : {false, true}) {
+        const Shape& shape = kShapes[i % 3];
+        const auto [sec, damping] = i % 2 ? std::pair{4, 2} : std::pair{0, 6};
+        const int round = i / 2 % 2;
+        i++;
+        // The island is for 8-bit blocks only.
+        if (deep && islands) continue;
+        ASSERT_TRUE(filters_agree(l, deep, shape, content, sec, damping, round,
+                                  round * 7, gen));
+      }
+  }
+}
+
+// The direction search on every adversarial content at both depths: a
+// whole chunk of blocks each.
+TEST_P(CdefLeafSimd, DirectionSearchOnAdversarialContent) {
+  const Leaves l;
+  std::mt19937 gen = test::rng(306);
+  for (const test::Content& content : test::adversarial_contents())
+    for (bool deep : {false, true}) {
+      const Staged s = staged_content(content, deep ? 10 : 8, 0, gen);
+      const CdefLeaves& ref = deep ? l.ref.bd10 : l.ref.bd8;
+      const CdefLeaves& simd = deep ? l.simd.bd10 : l.simd.bd8;
+      uint8_t dir_want[kCdefChunk], dir_got[kCdefChunk];
+      int var_want[kCdefChunk], var_got[kCdefChunk];
+      ref.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_want,
+                    var_want);
+      simd.find_dirs(s.data() + 2 * kCdefPitch + 8, kCdefChunk, dir_got,
+                     var_got);
+      for (int j = 0; j < kCdefChunk; j++) {
+        ASSERT_EQ(dir_want[j], dir_got[j]) << content.name << ", block " << j;
+        ASSERT_EQ(var_want[j], var_got[j]) << content.name << ", block " << j;
+      }
+    }
 }
 
 }  // namespace

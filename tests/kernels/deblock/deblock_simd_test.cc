@@ -1,5 +1,7 @@
 // Bit-exactness of the deblock SIMD kernels against the scalar reference, once
-// per Highway target: random and adversarial content, every parameter value,
+// per Highway target: the shared contents (util/contents.h: ordinary ones on
+// random planes, every adversarial one at the hardest settings) and each
+// mode's own at its thresholds, every parameter value,
 // odd sizes and strides, interleaved chroma (step 2), guard bytes, and the
 // sub-range calls the DSP contract allows; each at bit depth 8 and 10
 // (docs/spec.md "High bit depth": the 8-bit content times 4 plus 0..3, with
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "contents.h"
 #include "daedalus/deblock.h"
 #include "deblock_simd_test_helpers.h"
 #include "simd_targets.h"
@@ -85,46 +88,6 @@ void fill_thresholds(Image& image, std::mt19937& gen,
                   jitters[in(gen, 0, 3)] * (in(gen, 0, 1) ? 1 : -1);
     return uint8_t(std::clamp(v, 0, 255));
   });
-}
-
-// Blocks of near-constant level, levels `jump` apart at most.
-void fill_blocky(Image& image, std::mt19937& gen, int block, int jump) {
-  const int center = in(gen, 0, 255);
-  std::vector<int> levels(97);
-  for (int& l : levels) l = center + in(gen, -jump, jump);
-  test::fill(image, [&](int p, int x, int y) {
-    const int level = levels[(p * 31 + x / block * 7 + y / block * 13) % 97];
-    return uint8_t(std::clamp(level + in(gen, -2, 2), 0, 255));
-  });
-}
-
-// One of many content kinds, adversarial ones included.
-void fill_any(Image& image, std::mt19937& gen, const DeblockPlaneParams& pp) {
-  switch (in(gen, 0, 6)) {
-    case 0:
-      return test::fill_random(image, gen);
-    case 1:
-      return test::fill_near(image, gen, in(gen, 0, 255), in(gen, 1, 20));
-    case 2:  // saturation at either end
-      return test::fill_near(image, gen, in(gen, 0, 1) * 255, in(gen, 1, 20));
-    case 3:
-      return fill_blocky(image, gen, pp.block_size, in(gen, 1, 40));
-    case 4: {
-      // Extremes in stripes, checkerboards or blocks; with 1 or 254 the edges
-      // pass alpha 255 and the deltas clip hardest.
-      const int sx = in(gen, 0, 3), sy = in(gen, 0, 3);
-      const int dark = in(gen, 0, 1), bright = 255 - in(gen, 0, 1);
-      return test::fill(image, [&](int, int x, int y) {
-        return uint8_t(((x >> sx) + (y >> sy)) % 2 ? bright : dark);
-      });
-    }
-    case 5: {
-      const int value = in(gen, 0, 1) ? 255 : in(gen, 0, 1) * 254;
-      return test::fill(image, [&](int, int, int) { return uint8_t(value); });
-    }
-    default:
-      return fill_thresholds(image, gen, pp);
-  }
 }
 
 // The 10-bit format whose planes match an 8-bit format's (GRAY8: Y444_10LE's
@@ -236,29 +199,36 @@ DeblockPlaneParams random_vp9_plane_params(std::mt19937& gen) {
                               false, false);
 }
 
-// Random and adversarial content (fill_any), or the above.
-void fill_vp9(Image& image, std::mt19937& gen, const DeblockPlaneParams& pp) {
-  if (in(gen, 0, 2) == 0) return fill_any(image, gen, pp);
-  fill_vp9_thresholds(image, gen, pp);
-}
-
 // ---------------------------------------------------------------------------
 // Checks both modes share, given what to draw.
 
-// Plane parameters of one mode, and content for them.
+// Plane parameters of one mode, its own content at their thresholds, and
+// on how many frames of three the sweeps draw that content.
 struct Draws {
   DeblockPlaneParams (*params)(std::mt19937&);
-  void (*fill)(Image&, std::mt19937&, const DeblockPlaneParams&);
+  void (*own)(Image&, std::mt19937&, const DeblockPlaneParams&);
+  int own_in_3;
 };
-const Draws kH264 = {random_plane_params, fill_any};
-const Draws kVp9 = {random_vp9_plane_params, fill_vp9};
+const Draws kH264 = {random_plane_params, fill_thresholds, 1};
+const Draws kVp9 = {random_vp9_plane_params, fill_vp9_thresholds, 2};
+
+// Content of a sweep's 8-bit frame (at_depth widens it): the mode's own at
+// `pp`'s thresholds, or one of the shared ordinary contents
+// (util/contents.h). The adversarial contents: check_adversarial_planes.
+void fill_sweep(const Draws& draws, Image& image, std::mt19937& gen,
+                const DeblockPlaneParams& pp) {
+  if (in(gen, 0, 2) < draws.own_in_3) return draws.own(image, gen, pp);
+  const std::vector<test::Content>& ordinary = test::ordinary_contents();
+  ordinary[size_t(in(gen, 0, int(ordinary.size()) - 1))].fill(image, gen);
+}
 
 // Random sizes from 1x1 to a few hundred, row padding, planar and interleaved
 // planes, any parameters and content.
 void check_random_planes(const Draws& draws, uint32_t salt) {
   const Tables t;
   std::mt19937 gen = test::rng(salt);
-  for (int iter = 0; iter < 600; iter++) {
+  // The adversarial contents are check_adversarial_planes's, every one.
+  for (int iter = 0; iter < 480; iter++) {
     const int depth = kDepths[iter % 2];
     const bool small = iter % 3 != 0;
     const int w = in(gen, 1, small ? 40 : 300);
@@ -270,11 +240,34 @@ void check_random_planes(const Draws& draws, uint32_t salt) {
                    PixelFormat::I420}[in(gen, 0, 3)];
     const int p = format == PixelFormat::GRAY8 ? 0 : in(gen, 1, 2);
     const int scale = format == PixelFormat::GRAY8 ? 1 : 2;
-    Image image(format, w * scale, h * scale, in(gen, 0, 40));
-    draws.fill(image, gen, pp);
+    Image image(format, w * scale, h * scale, test::random_padding(gen));
+    fill_sweep(draws, image, gen, pp);
     expect_plane_matches(t, at_depth(image, depth, gen), p, pp);
     if (testing::Test::HasFailure()) return;
   }
+}
+
+// Every shared adversarial content (util/contents.h) at both depths, with
+// random bits outside 10-bit values, on a plane of its own and an
+// interleaved one (NV12's U), with each of `cases` (a mode's hardest
+// settings).
+void check_adversarial_planes(const std::vector<DeblockPlaneParams>& cases,
+                              uint32_t salt) {
+  const Tables t;
+  std::mt19937 gen = test::rng(salt);
+  for (const test::Content& content : test::adversarial_contents())
+    for (const DeblockPlaneParams& pp : cases)
+      for (int depth : kDepths)
+        for (PixelFormat format : {PixelFormat::GRAY8, PixelFormat::NV12}) {
+          Image image(depth == 8 ? format : ten_bit_format(format),
+                      in(gen, 1, 64), in(gen, 1, 48),
+                      test::random_padding(gen));
+          content.fill(image, gen);
+          test::set_outside_bits(image, gen);
+          SCOPED_TRACE(content.name + " content");
+          expect_plane_matches(t, image, format == PixelFormat::NV12, pp);
+          if (testing::Test::HasFailure()) return;
+        }
 }
 
 // deblock_frame with each of `cases` on a frame of every pixel format in
@@ -343,8 +336,9 @@ void check_sub_ranges(const Draws& draws, uint32_t salt) {
     const bool nv12 = iter % 2;
     const int w = in(gen, 1, 200), h = in(gen, 1, 120);
     Image shallow(nv12 ? PixelFormat::NV12 : PixelFormat::GRAY8,
-                  w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1), in(gen, 0, 9));
-    draws.fill(shallow, gen, pp);
+                  w * (nv12 ? 2 : 1), h * (nv12 ? 2 : 1),
+                  test::random_padding(gen));
+    fill_sweep(draws, shallow, gen, pp);
     const Image image = at_depth(shallow, kDepths[iter / 2 % 2], gen);
     const int p = nv12 ? in(gen, 1, 2) : 0;
     Image expected = image, actual = image;
@@ -442,7 +436,8 @@ TEST_P(DeblockSimd, EveryPlaneParameter) {
           if (bs % 2)
             fill_thresholds(image, gen, pp);
           else
-            fill_blocky(image, gen, block, in(gen, 1, 40));
+            test::fill_blocky(image, gen, block, in(gen, 0, 255),
+                              in(gen, 1, 40));
           for (int depth : kDepths)
             expect_plane_matches(t, at_depth(image, depth, gen), 0, pp);
           if (HasFailure()) return;
@@ -474,6 +469,15 @@ TEST_P(DeblockSimd, EveryP0Q0Pair) {
                      });
 }
 
+// The widest tc, the strong filter, chroma's filter, at each block size.
+TEST_P(DeblockSimd, AdversarialPlanes) {
+  check_adversarial_planes({test::plane_params(255, 18, 25, 3, false, 4),
+                            test::plane_params(255, 18, 0, 4, false, 8),
+                            test::plane_params(255, 18, 25, 3, true, 16),
+                            test::plane_params(203, 17, 0, 4, true, 4)},
+                           9);
+}
+
 TEST_P(DeblockSimd, SubRangesMatchWholePlane) { check_sub_ranges(kH264, 5); }
 
 // A plane stored bottom row first (negative stride) filters like any other.
@@ -483,8 +487,8 @@ TEST_P(DeblockSimd, NegativeStride) {
   for (int iter = 0; iter < 40; iter++) {
     const DeblockPlaneParams pp = random_plane_params(gen);
     const int w = in(gen, 1, 150), h = in(gen, 1, 100);
-    Image shallow(PixelFormat::GRAY8, w, h, in(gen, 0, 4));
-    fill_any(shallow, gen, pp);
+    Image shallow(PixelFormat::GRAY8, w, h, test::random_padding(gen));
+    fill_sweep(kH264, shallow, gen, pp);
     const Image image = at_depth(shallow, kDepths[iter % 2], gen);
     EXPECT_EQ(compare(t, image, 0,
                       [&](const DeblockDsp& dsp, Plane plane) {
@@ -534,7 +538,7 @@ TEST_P(DeblockSimd, Vp9EveryPlaneParameter) {
             test::vp9_params(level, sharpness, block), false, false);
         Image image(PixelFormat::GRAY8, in(gen, 20, 70), in(gen, 20, 50),
                     in(gen, 0, 3));
-        fill_vp9(image, gen, pp);
+        fill_sweep(kVp9, image, gen, pp);
         for (int depth : kDepths)
           expect_plane_matches(t, at_depth(image, depth, gen), 0, pp);
         if (HasFailure()) return;
@@ -554,7 +558,7 @@ TEST_P(DeblockSimd, Vp9EveryFormat) {
       cases.back().grid_y = in(gen, 0, 15);
   }
   check_frames(cases, gen, [&](Image& image, const DeblockParams& params) {
-    fill_vp9(image, gen, deblock_plane_params(params, false, false));
+    fill_sweep(kVp9, image, gen, deblock_plane_params(params, false, false));
   });
 }
 
@@ -580,6 +584,17 @@ TEST_P(DeblockSimd, Vp9EveryP0Q0Pair) {
       cases.push_back(deblock_plane_params(test::vp9_params(level, 0, block),
                                            false, false));
   check_lines(lines, cases);
+}
+
+// The highest level at each sharpness's extremes and block size, and a low
+// one (the narrow filter alone).
+TEST_P(DeblockSimd, Vp9AdversarialPlanes) {
+  std::vector<DeblockPlaneParams> cases;
+  for (int block : kBlockSizes)
+    for (auto [level, sharpness] : {std::pair{63, 0}, {63, 7}, {9, 0}})
+      cases.push_back(deblock_plane_params(
+          test::vp9_params(level, sharpness, block), false, false));
+  check_adversarial_planes(cases, 18);
 }
 
 TEST_P(DeblockSimd, Vp9SubRangesMatchWholePlane) { check_sub_ranges(kVp9, 15); }

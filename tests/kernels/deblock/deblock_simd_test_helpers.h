@@ -1,6 +1,7 @@
 // What the deblock SIMD suites (every mode) share: the scalar and the
 // dispatched DSP tables, a uniform integer draw, mode=vp9's content at its
-// thresholds and mode=dct's kinds of content (the GPU suite draws both).
+// thresholds and mode=dct's kinds of the shared contents (the GPU suite
+// draws both).
 #pragma once
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "contents.h"
 #include "daedalus/deblock.h"
 #include "test_util.h"
 
@@ -49,31 +51,13 @@ inline void fill_vp9_thresholds(Image& image, std::mt19937& gen,
   });
 }
 
-// mode=dct's content of kind 0..4 (the GPU suite draws it too): noise,
-// blocky (8x8 levels with noise), near-flat, 0/max extremes, a smooth ramp.
-// At 10 bits the levels, spreads and ramp are the 8-bit ones times 4.
+// mode=dct's content of kind 0..4 (the GPU suite draws it too), from the
+// shared contents (util/contents.h) at the image's depth: random, blocky,
+// near a level, random 0 / max, a textured gradient.
 inline void fill_dct_kind(Image& image, std::mt19937& gen, int kind) {
-  const int cs = image.frame().bit_depth() - 8;
-  const int max = image.frame().planes[0].max_value();
-  switch (kind) {
-    case 0:
-      test::fill_random(image, gen);
-      break;
-    case 1:
-      test::fill_blocky(image, gen, 8, in(gen, 40, 200) << cs,
-                        in(gen, 1, 40) << cs);
-      break;
-    case 2:
-      test::fill_near(image, gen, in(gen, 0, 255) << cs, in(gen, 0, 3) << cs);
-      break;
-    case 3:
-      test::fill(image, [&](int, int, int) { return in(gen, 0, 1) * max; });
-      break;
-    default:
-      test::fill(image, [cs](int p, int x, int y) {
-        return (3 * x + 5 * y + 40 * p) << cs;
-      });
-  }
+  static const char* const kKinds[] = {"random", "blocky", "near a level",
+                                       "random 0 / max", "textured gradient"};
+  test::content_named(kKinds[kind]).fill(image, gen);
 }
 
 }  // namespace daedalus::deblock_simd_test

@@ -12,4 +12,9 @@ const std::vector<Case>& all_cases() {
   return all;
 }
 
+const std::vector<DspCase>& all_dsp_cases() {
+  static const std::vector<DspCase> all = damage_cases();
+  return all;
+}
+
 }  // namespace daedalus::harness

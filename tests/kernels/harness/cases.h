@@ -10,5 +10,6 @@ namespace daedalus::harness {
 std::vector<Case> cdef_cases();
 std::vector<Case> mc_cases();
 std::vector<Case> deblock_cases();
+std::vector<DspCase> damage_cases();
 
 }  // namespace daedalus::harness

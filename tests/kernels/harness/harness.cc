@@ -7,30 +7,13 @@
 #include <string>
 #include <utility>
 
+#include "frames.h"
 #include "test_util.h"
 
 namespace daedalus::harness {
 namespace {
 
-int max_of(const Image& image) { return image.frame().planes[0].max_value(); }
-// The sample range over 256: 1, or 4 at 10 bits.
-int scale_of(const Image& image) { return (max_of(image) + 1) >> 8; }
-
-int depth_of(PixelFormat format) {
-  return Image(format, 1, 1).frame().bit_depth();
-}
-
-// A content given as a value per sample (plane, x, y) of an image whose
-// largest value is m and scale s.
-Content values(std::string name,
-               std::function<int(int m, int s, int p, int x, int y)> value) {
-  return {std::move(name), [value](Image& image, std::mt19937&) {
-            const int m = max_of(image), s = scale_of(image);
-            test::fill(image, [&](int p, int x, int y) {
-              return value(m, s, p, x, y);
-            });
-          }};
-}
+using test::bit_depth_of;
 
 // One frame of a pass: its format, size, row paddings (source and
 // output), content and settings.
@@ -52,27 +35,10 @@ std::string describe(const Trial& t, const std::string& subject) {
          " (DAEDALUS_TEST_SEED=" + std::to_string(test::seed()) + ")";
 }
 
-// Random sizes in [1, 300] x [1, 60] after the fixed ones: no block
-// (1x1, 7x5), one block, odd remainders either way, a workgroup's tile and
-// one sample past it, rows long enough to be worked in chunks.
-constexpr int kFixedSizes[][2] = {
-    {1, 1},    {2, 3},    {7, 5},   {8, 8},     {9, 16},  {16, 9},
-    {17, 9},   {23, 17},  {33, 65}, {64, 16},   {65, 17}, {128, 8},
-    {129, 17}, {133, 41}, {517, 9}, {1031, 17}, {1544, 8}};
-constexpr int kRandomSizes = 4;
-
 // Frames that split into many bands (ThreadSanitizer: a quarter of full HD
 // each way, a sixteenth of the work).
 constexpr int kLargeW = test::kThreadSanitizer ? 480 : 1920;
 constexpr int kLargeH = test::kThreadSanitizer ? 270 : 1080;
-
-// A case's own stream of the run's randomness: FNV-1a of its name, the
-// same on every platform.
-uint32_t salt_of(const std::string& name) {
-  uint32_t h = 2166136261u;
-  for (unsigned char ch : name) h = (h ^ ch) * 16777619u;
-  return h;
-}
 
 class Runner {
  public:
@@ -87,7 +53,7 @@ class Runner {
   // first failure.
   bool run(const Trial& t, std::mt19937& gen) {
     if (!backend_computes(BackendKind::Scalar, case_.kernel,
-                          depth_of(t.format)))
+                          bit_depth_of(t.format)))
       return true;
     Image src(t.format, t.w, t.h, t.src_pad);
     t.content->fill(src, gen);
@@ -112,7 +78,7 @@ class Runner {
     changed_ += !want.same_samples(src);
     for (const Subject& s : subjects_) {
       if (!backend_computes(s.backend->kind(), case_.kernel,
-                            depth_of(t.format)))
+                            bit_depth_of(t.format)))
         continue;
       for (int run = 0; run < passes_.runs_per_frame; run++) {
         if (s.before_frame) s.before_frame(n_++);
@@ -135,7 +101,7 @@ class Runner {
   // inaccessible page, on `side`: a read or write beyond a row faults.
   bool run_guarded(const Trial& t, test::GuardSide side, std::mt19937& gen) {
     if (!backend_computes(BackendKind::Scalar, case_.kernel,
-                          depth_of(t.format)))
+                          bit_depth_of(t.format)))
       return true;
     Image src(t.format, t.w, t.h);
     t.content->fill(src, gen);
@@ -151,7 +117,7 @@ class Runner {
     }
     for (const Subject& s : subjects_) {
       if (!backend_computes(s.backend->kind(), case_.kernel,
-                            depth_of(t.format)))
+                            bit_depth_of(t.format)))
         continue;
       if (s.before_frame) s.before_frame(n_++);
       Image got = src;
@@ -215,7 +181,7 @@ bool run_passes(const Case& c, Runner& runner, const Passes& passes,
   auto content = [&](int i) {
     return i % 2 ? &c.typical : &ordinary[(i / 2) % ordinary.size()];
   };
-  auto pad = [&] { return int(gen() % 10); };
+  auto pad = [&] { return test::random_padding(gen); };
   int i = 0;
 
   // Sizes: every format (or some in turn) at every fixed size and a few
@@ -271,15 +237,9 @@ bool run_passes(const Case& c, Runner& runner, const Passes& passes,
       return false;
   }
 
-  // Planar and semi-planar (both orders), and each 10-bit subsampling;
-  // planes without columns, single samples, no whole block, rows of many.
   if (passes.guard_pages)
-    for (PixelFormat format :
-         {PixelFormat::I420, PixelFormat::NV12, PixelFormat::NV21,
-          PixelFormat::I420_10LE, PixelFormat::I422_10LE,
-          PixelFormat::Y444_10LE, PixelFormat::P010_10LE})
-      for (auto [w, h] :
-           {std::pair{0, 3}, {1, 1}, {6, 3}, {9, 7}, {40, 24}, {133, 17}})
+    for (PixelFormat format : kGuardPageFormats)
+      for (auto [w, h] : kGuardPageSizes)
         for (test::GuardSide side :
              {test::GuardSide::Before, test::GuardSide::After}) {
           const Setting setting = c.random(gen);
@@ -292,96 +252,6 @@ bool run_passes(const Case& c, Runner& runner, const Passes& passes,
 }
 
 }  // namespace
-
-const std::vector<Content>& ordinary_contents() {
-  static const std::vector<Content> all = {
-      {"random",
-       [](Image& image, std::mt19937& gen) { test::fill_random(image, gen); }},
-      {"flat",
-       [](Image& image, std::mt19937& gen) {
-         const int level = int(gen() % (max_of(image) + 1));
-         test::fill(image, [=](int, int, int) { return level; });
-       }},
-      // Differences around the filters' thresholds.
-      {"near a level",
-       [](Image& image, std::mt19937& gen) {
-         const int s = scale_of(image);
-         test::fill_near(image, gen, (40 + int(gen() % 170)) * s,
-                         (1 + int(gen() % 6)) * s);
-       }},
-      {"wide palette",
-       [](Image& image, std::mt19937& gen) {
-         test::fill_near(image, gen, 60 * scale_of(image),
-                         24 * scale_of(image));
-       }},
-      {"blocky",
-       [](Image& image, std::mt19937& gen) {
-         const int s = scale_of(image);
-         test::fill_blocky(image, gen, 8, 128 * s, 15 * s);
-       }},
-      // Smooth gradients with texture: large and varied variances and
-      // directions.
-      {"textured gradient",
-       [](Image& image, std::mt19937& gen) {
-         const int s = scale_of(image), m = max_of(image);
-         const int a = int(gen() % 7) - 3, b = int(gen() % 7) - 3;
-         const uint32_t salt = gen();
-         test::fill(image, [=](int p, int x, int y) {
-           const uint32_t h = (uint32_t(x) * 0x9E3779B1u) ^
-                              (uint32_t(y) * 0x85EBCA6Bu) ^
-                              (uint32_t(p) << 28) ^ salt;
-           return std::clamp((128 + a * x + b * y + int(h >> 29) * 3 - 10) * s,
-                             0, m);
-         });
-       }},
-  };
-  return all;
-}
-
-const std::vector<Content>& adversarial_contents() {
-  static const std::vector<Content> all = {
-      values("zero", [](int, int, int, int, int) { return 0; }),
-      values("max", [](int m, int, int, int, int) { return m; }),
-      values("checkerboard 0 / max",
-             [](int m, int, int, int x, int y) { return (x + y) & 1 ? m : 0; }),
-      values("columns 0 / max",
-             [](int m, int, int, int x, int) { return x & 1 ? m : 0; }),
-      values("rows 0 / max",
-             [](int m, int, int, int, int y) { return y % 3 ? 0 : m; }),
-      {"random 0 / max",
-       [](Image& image, std::mt19937& gen) {
-         const int m = max_of(image);
-         test::fill(image, [&](int, int, int) { return gen() & 1 ? m : 0; });
-       }},
-      values("diagonal stripes",
-             [](int m, int, int, int x, int y) {
-               return ((x + 2 * y) >> 1) & 1 ? m - 5 : 3;
-             }),
-      values("0 or 1", [](int, int, int p, int x,
-                          int y) { return int((x * 7 + y * 3 + p) % 5 == 0); }),
-      values("max - 1 or max",
-             [](int m, int, int p, int x, int y) {
-               return m - 1 + ((x * 5 + y + p) % 3 == 0);
-             }),
-      // Differences around every threshold.
-      values("ramp",
-             [](int, int s, int p, int x, int y) {
-               return 100 * s + (x * 3 + y * 5 + p) % (37 * s);
-             }),
-      values("impulses",
-             [](int, int s, int p, int x, int y) {
-               return ((x * 13 + y * 7 + p) % 11 == 0 ? 128 + 4 * ((x + y) % 8)
-                                                      : 128) *
-                      s;
-             }),
-      // Structure below the top 8 bits only (at 10 bits).
-      values("low bits",
-             [](int, int s, int p, int x, int y) {
-               return 128 * s + ((x ^ y ^ p) & (s - 1));
-             }),
-  };
-  return all;
-}
 
 std::unique_ptr<Backend> make_backend(BackendKind kind,
                                       const BackendOptions& options) {

@@ -1,19 +1,23 @@
 // The shared bit-exactness harness, in the spirit of dav1d's checkasm: a
 // table of kernel cases (cases.h), each drawn over the same random
-// and adversarial contents, sizes from 1x1 up, odd strides, guard bands and
-// guard pages, with the run's seed printed ($DAEDALUS_TEST_SEED replays
-// it), and every implementation under test compared bit for bit with the
-// scalar reference, which runs once per frame. A new mode or bit depth is a
+// and adversarial contents (contents.h), sizes from 1x1 up, odd strides, guard
+// bands and guard pages, with the run's seed printed ($DAEDALUS_TEST_SEED
+// replays it), and every implementation under test compared bit for bit with
+// the scalar reference, which runs once per frame. A new mode or bit depth is a
 // table entry, not a new test file; known answers stay in each family's
 // suites.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "contents.h"
 #include "daedalus/backend.h"
 #include "daedalus/backend_capability.h"
 #include "daedalus/backend_choice.h"
@@ -27,11 +31,9 @@ struct Setting {
   std::string text;
 };
 
-// Fills a source image: `fill` writes values of the image's bit depth.
-struct Content {
-  std::string name;
-  std::function<void(Image&, std::mt19937&)> fill;
-};
+using test::adversarial_contents;
+using test::Content;
+using test::ordinary_contents;
 
 // One row of the table: a kernel (a family's mode) with its settings'
 // generators.
@@ -58,13 +60,6 @@ struct Case {
 
 // Every case of every family (cases.cc, from each <family>_cases.cc).
 const std::vector<Case>& all_cases();
-
-// The shared contents: random, flat, near a level (thresholds), blocky, a
-// textured gradient; and the adversarial ones (0, the maximum,
-// checkerboards, stripes, random 0 or maximum, the two lowest and the two
-// highest values).
-const std::vector<Content>& ordinary_contents();
-const std::vector<Content>& adversarial_contents();
 
 // An implementation under test: a backend (not owned), with a hook run
 // before each frame (the hybrid backend's share turns with the frames).
@@ -99,5 +94,46 @@ struct Passes {
 // changes the source.
 void run_case(const Case& c, const std::vector<Subject>& subjects,
               const Passes& passes);
+
+// A row for a DSP table entry that no backend runs (the damage
+// estimator's step profiles: every backend leaves the estimate to the
+// CPU). Its subjects are the entries the table's init ladder fills while
+// one Highway target is in force, run on every plane of the frames of the
+// same passes (sizes, adversarial contents, guard pages), rows cut into
+// the pieces threads might be handed, against the reference's entry on
+// whole planes. The output is words (sums added to what `out` holds),
+// compared between guard words.
+struct DspCase {
+  // Adds what an entry computes of rows [y_begin, y_end) of `plane` to
+  // `out` (words(plane) of them).
+  using Entry = std::function<void(const ConstPlane& plane, int y_begin,
+                                   int y_end, uint32_t* out)>;
+  std::string name;  // the test's name: DamageSteps, ...
+  int bit_depth;     // of the formats it is drawn on (an entry per depth)
+  std::function<size_t(const ConstPlane&)> words;
+  std::function<Entry()> reference;  // the scalar table's entry
+  // The init ladder's entry for the target in force; fails the test where
+  // it is the reference's (the row would compare it with itself).
+  std::function<Entry()> ladder;
+  Content typical;  // half of the size pass's frames
+  // Sizes at which the adversarial contents named run too, on a planar and
+  // a semi-planar format (sums past what a narrow lane holds).
+  std::vector<std::pair<int, int>> extreme_sizes = {};
+  std::vector<std::string> extreme_contents = {};
+  double min_changed = 0.5;  // planes whose sums must not all be 0
+};
+
+// Every DSP row (cases.cc, from each <family>_cases.cc that has one).
+const std::vector<DspCase>& all_dsp_cases();
+
+struct DspSubject {
+  std::string name;
+  DspCase::Entry entry;
+};
+
+// Runs `c` on every subject (dsp_runner.cc), failing the current test at
+// the first frame where one differs from the reference, writes a guard
+// word or changes the source.
+void run_dsp_case(const DspCase& c, const std::vector<DspSubject>& subjects);
 
 }  // namespace daedalus::harness

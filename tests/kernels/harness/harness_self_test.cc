@@ -1,6 +1,7 @@
 // The harness fails on what it is there to catch: backends that get a
 // sample wrong, write a padding byte or change the source, each wrapping
-// the scalar backend.
+// the scalar backend; and DSP entries that get a sum wrong, write a guard
+// word or change the source, each wrapping the reference's entry.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -92,6 +93,43 @@ TEST(HarnessSelfTest, CatchesAPaddingByteWritten) {
 
 TEST(HarnessSelfTest, CatchesTheSourceChanged) {
   expect_caught(Fault::SourceChanged, "Mc", "the source changed");
+}
+
+enum class DspFault { WrongSum, GuardWordWritten, SourceChanged };
+
+void expect_dsp_caught(DspFault fault, const char* message) {
+  const DspCase& c = all_dsp_cases().front();
+  const DspCase::Entry inner = c.reference();
+  const DspCase::Entry faulty = [&](const ConstPlane& plane, int y_begin,
+                                    int y_end, uint32_t* out) {
+    inner(plane, y_begin, y_end, out);
+    const size_t n = c.words(plane);
+    if (n == 0 || plane.width == 0) return;
+    switch (fault) {
+      case DspFault::WrongSum:
+        out[n - 1] += 1;
+        break;
+      case DspFault::GuardWordWritten:
+        out[n] ^= 1;
+        break;
+      case DspFault::SourceChanged:
+        const_cast<uint8_t&>(plane.at(0, 0)) ^= 1;
+        break;
+    }
+  };
+  EXPECT_NONFATAL_FAILURE(run_dsp_case(c, {{"faulty", faulty}}), message);
+}
+
+TEST(HarnessSelfTest, CatchesAWrongSum) {
+  expect_dsp_caught(DspFault::WrongSum, "expected");
+}
+
+TEST(HarnessSelfTest, CatchesAGuardWordWritten) {
+  expect_dsp_caught(DspFault::GuardWordWritten, "words outside");
+}
+
+TEST(HarnessSelfTest, CatchesTheSourceChangedByADspEntry) {
+  expect_dsp_caught(DspFault::SourceChanged, "the source changed");
 }
 
 }  // namespace

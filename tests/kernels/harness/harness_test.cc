@@ -2,7 +2,8 @@
 // implementations, named <group>.<case>, run by a suite each (meson.build):
 //   HarnessSimd: the cpu backend on one thread, once per Highway target this
 //     build compiles and this CPU supports (the DSP init ladders pick exactly
-//     that target while the backend is created);
+//     that target while the backend is created); and each DSP row's entry
+//     as the ladder fills it for each of those targets;
 //   HarnessThreads: the cpu backend split across pools of several threads;
 //   HarnessGpu: the gpu and hybrid backends, on whatever Vulkan device the
 //     machine has (skipped where it has none).
@@ -26,7 +27,11 @@
 namespace daedalus::harness {
 namespace {
 
-class SimdGroup : public ::testing::Test {
+// HarnessSimd's fixture: its backend rows and its DSP rows are one test
+// suite, which GoogleTest wants of one fixture class.
+class SimdSuite : public ::testing::Test {};
+
+class SimdGroup : public SimdSuite {
  public:
   explicit SimdGroup(const Case& c) : case_(c) {}
 
@@ -48,6 +53,28 @@ class SimdGroup : public ::testing::Test {
 
  private:
   const Case& case_;
+};
+
+class DspSimdGroup : public SimdSuite {
+ public:
+  explicit DspSimdGroup(const DspCase& c) : case_(c) {}
+
+  void TestBody() override {
+#if DAEDALUS_TEST_SIMD
+    std::vector<DspSubject> subjects;
+    for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+      hwy::SetSupportedTargetsForTest(target);
+      subjects.push_back({hwy::TargetName(target), case_.ladder()});
+    }
+    hwy::SetSupportedTargetsForTest(0);
+    run_dsp_case(case_, subjects);
+#else
+    GTEST_SKIP() << "a build without SIMD has only the reference";
+#endif
+  }
+
+ private:
+  const DspCase& case_;
 };
 
 class ThreadsGroup : public ::testing::Test {
@@ -119,19 +146,21 @@ class GpuGroup : public test::GpuTest {
 };
 #endif
 
-template <class Group>
-void register_group(const char* suite) {
-  for (const Case& c : all_cases())
+// A test per row of `rows` in `suite`, of fixture class `Fixture`.
+template <class Group, class Fixture = Group, class Row>
+void register_group(const char* suite, const std::vector<Row>& rows) {
+  for (const Row& c : rows)
     ::testing::RegisterTest(suite, c.name.c_str(), nullptr, nullptr, __FILE__,
                             __LINE__,
-                            [&c]() -> Group* { return new Group(c); });
+                            [&c]() -> Fixture* { return new Group(c); });
 }
 
 const bool registered = [] {
-  register_group<SimdGroup>("HarnessSimd");
-  register_group<ThreadsGroup>("HarnessThreads");
+  register_group<SimdGroup, SimdSuite>("HarnessSimd", all_cases());
+  register_group<DspSimdGroup, SimdSuite>("HarnessSimd", all_dsp_cases());
+  register_group<ThreadsGroup>("HarnessThreads", all_cases());
 #if DAEDALUS_TEST_VULKAN
-  register_group<GpuGroup>("HarnessGpu");
+  register_group<GpuGroup>("HarnessGpu", all_cases());
 #endif
   return true;
 }();

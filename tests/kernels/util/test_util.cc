@@ -7,9 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
+#include <limits>
 #include <memory>
-#include <tuple>
 #include <vector>
 
 namespace daedalus::test {
@@ -164,12 +163,23 @@ DeblockPlaneParams plane_params(int alpha, int beta, int tc0, int bs,
 void fill_blocky(Image& image, std::mt19937& gen, int block, int center,
                  int jump) {
   std::uniform_int_distribution<int> level(-jump, jump), noise(-2, 2);
-  std::map<std::tuple<int, int, int>, int> levels;
-  const int max = image.frame().planes[0].max_value();
+  // Each block's level, drawn where fill() first meets the block (a flat
+  // table per plane: this runs for every sample of the suites' frames).
+  constexpr int kUndrawn = std::numeric_limits<int>::min();
+  const Frame f = image.frame();
+  std::vector<int> columns(size_t(f.num_planes));
+  std::vector<std::vector<int>> levels(size_t(f.num_planes));
+  for (int p = 0; p < f.num_planes; p++) {
+    columns[p] = (f.planes[p].width + block - 1) / block;
+    levels[p].assign(
+        size_t(columns[p]) * size_t((f.planes[p].height + block - 1) / block),
+        kUndrawn);
+  }
+  const int max = f.planes[0].max_value();
   fill(image, [&](int p, int x, int y) {
-    auto [it, fresh] = levels.try_emplace({p, x / block, y / block}, 0);
-    if (fresh) it->second = center + level(gen);
-    return std::clamp(it->second + noise(gen), 0, max);
+    int& l = levels[p][size_t(y / block) * columns[p] + x / block];
+    if (l == kUndrawn) l = center + level(gen);
+    return std::clamp(l + noise(gen), 0, max);
   });
 }
 

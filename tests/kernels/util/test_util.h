@@ -47,6 +47,11 @@ inline std::vector<PixelFormat> all_pixel_formats() {
   return all;
 }
 
+// The bit depth of a format's samples: 8 or 10.
+inline int bit_depth_of(PixelFormat format) {
+  return Image(format, 1, 1).frame().bit_depth();
+}
+
 // A generator seeded from seed() and `salt` (e.g. a test's own index), so that
 // every test draws its own reproducible stream.
 std::mt19937 rng(uint32_t salt = 0);
