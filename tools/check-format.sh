@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fails when a file is not as its language's formatter writes it:
-#   C++: clang-format (.clang-format: Google style; gst/.clang-format:
+#   C and C++: clang-format (.clang-format: Google style; gst/.clang-format:
 #     GStreamer's layout);
 #   GLSL (shaders/): clang-format (shaders/.clang-format), which parses it
 #     as C++;
@@ -33,7 +33,7 @@ if [ "$clang_major" != 14 ] || [ "$black_major" != 23 ] ||
   exit 0
 fi
 
-cxx=$(git ls-files '*.cc' '*.h' '*.comp')
+cxx=$(git ls-files '*.c' '*.cc' '*.h' '*.comp')
 py=$(git ls-files '*.py')
 sh=$(git ls-files '*.sh' .ci/run)
 build=$(git ls-files meson.build '*/meson.build' meson_options.txt)

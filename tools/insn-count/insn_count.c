@@ -15,9 +15,8 @@ static uint64_t executed;
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   (void)id;
-  qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-                                           &executed,
-                                           qemu_plugin_tb_n_insns(tb));
+  qemu_plugin_register_vcpu_tb_exec_inline(
+      tb, QEMU_PLUGIN_INLINE_ADD_U64, &executed, qemu_plugin_tb_n_insns(tb));
 }
 
 static void on_exit(qemu_plugin_id_t id, void *data) {
