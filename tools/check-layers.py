@@ -8,7 +8,8 @@ common; it knows no filter), tuning (settings chosen from the damage
 estimate: every family's parameters, so common and filters; no runner),
 backends (common, filters, vulkan, and the shaders' shared headers), gst
 (the elements: the library's public headers only). Nothing under kernels/
-includes GStreamer or GLib.
+includes GStreamer or GLib; only the runner and the backends include
+Vulkan's headers; a shader includes its own family's headers and common's.
 
     tools/check-layers.py [ROOT]   check the tree (default: this checkout)
     tools/check-layers.py --self-test
@@ -43,6 +44,7 @@ SEES = {
     "gst": {"common", "filters", "tuning", "backends"},
 }
 SOURCES = (".c", ".cc", ".h")
+SHADER_FAMILIES = ("deblock", "cdef", "mc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -107,6 +109,24 @@ def problems(path, text):
                 f"{path}: includes <{name}>: the kernel library " "knows no GStreamer or GLib"
             )
             continue
+        if (
+            quote == "<"
+            and name.startswith("vulkan/")
+            and own is not None
+            and own.split("/")[0] in ("common", "filters", "tuning")
+        ):
+            found.append(
+                f"{path} ({own}): includes <{name}>: only the runner and "
+                "the backends talk to Vulkan"
+            )
+            continue
+        if own == "shaders" and name.split("/")[0] in SHADER_FAMILIES:
+            family = path.split("/")[1]
+            if name.split("/")[0] != family:
+                found.append(
+                    f'{path}: includes "{name}": a shader sees its own ' "family and common only"
+                )
+                continue
         if "../" in name:
             found.append(f"{path}: includes {name} by a relative path: its layer cannot be told")
             continue
@@ -162,6 +182,10 @@ def self_test():
         ("kernels/tuning/auto_strength.cc", '#include "daedalus/backend.h"'),
         ("kernels/vulkan/vk_batch.cc", '#include "daedalus/auto_strength.h"'),
         ("kernels/backends/backend.cc", '#include "daedalus/auto_strength.h"'),
+        ("kernels/filters/cdef/cdef.cc", "#include <vulkan/vulkan.h>"),
+        ("kernels/common/image.cc", "#include <vulkan/vulkan_core.h>"),
+        ("kernels/tuning/auto_strength.cc", "#include <vulkan/vulkan.h>"),
+        ("shaders/cdef/cdef.comp", '#include "deblock/deblock_group.h"'),
     ]
     good = [
         ("kernels/filters/cdef/cdef.cc", '#include "daedalus/cdef.h"'),
@@ -175,6 +199,10 @@ def self_test():
         ("kernels/tuning/auto_strength.cc", '#include "daedalus/deblock.h"'),
         ("kernels/filters/cdef/cdef.cc", "#include <daedalus/cdef.h>"),
         ("kernels/filters/cdef/cdef.cc", "#include <hwy/highway.h>"),
+        ("kernels/vulkan/vk_batch.h", "#include <vulkan/vulkan.h>"),
+        ("kernels/backends/gpu/cdef_vk.cc", "#include <vulkan/vulkan.h>"),
+        ("shaders/cdef/cdef.comp", '#include "cdef/cdef_push.h"'),
+        ("shaders/cdef/cdef.comp", '#include "samples.h"'),
     ]
     failures = [f"missed: {p}: {t}" for p, t in bad if not problems(p, t)]
     failures += [f"wrongly refused: {p}: {t}" for p, t in good if problems(p, t)]
