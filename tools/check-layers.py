@@ -112,12 +112,13 @@ def problems(path, text):
         if (
             quote == "<"
             and name.startswith("vulkan/")
-            and own is not None
-            and own.split("/")[0] in ("common", "filters", "tuning")
+            and own not in (None, "shaders")
+            and own.split("/")[0] != "vulkan"
+            and "vulkan" not in SEES[own.split("/")[0]]
         ):
             found.append(
-                f"{path} ({own}): includes <{name}>: only the runner and "
-                "the backends talk to Vulkan"
+                f"{path} ({own}): includes <{name}>: only the layers that "
+                "see the runner talk to Vulkan"
             )
             continue
         if own == "shaders" and name.split("/")[0] in SHADER_FAMILIES:
