@@ -605,7 +605,7 @@ namespace daedalus {
 HWY_EXPORT(dct_rows);
 HWY_EXPORT(dct_rows_hbd);
 
-void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
+void deblock_dct_dsp_init_simd(DeblockDsp* dsp, [[maybe_unused]] bool islands) {
   dsp->dct_rows = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows));
   dsp->dct_rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows_hbd));
 #if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
@@ -613,7 +613,7 @@ void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
   // vpdpwssd. Highway's AVX3_DL bit stands for VNNI here (its feature set
   // includes it: Ice Lake and Zen 4 on); this build compiles no AVX3_DL
   // code, but the bit is reported (and restricted by tests) all the same.
-  if (dsp->dct_rows == &N_AVX3::dct_rows &&
+  if (islands && dsp->dct_rows == &N_AVX3::dct_rows &&
       (hwy::SupportedTargets() & HWY_AVX3_DL))
     dsp->dct_rows = &N_AVX3::dct_rows_vnni;
 #endif

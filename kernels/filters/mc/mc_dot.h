@@ -13,8 +13,4 @@ namespace daedalus {
 // aarch64.
 bool mc_cpu_has_dot_products();
 
-// mc_dsp_init_simd with the islands allowed or not: without, the rows a
-// CPU lacking them runs, which tests compare on a CPU that has them.
-void mc_dsp_init_simd(McDsp* dsp, bool dot_products);
-
 }  // namespace daedalus

@@ -856,16 +856,14 @@ bool mc_cpu_has_dot_products() {
 #endif
 }
 
-void mc_dsp_init_simd(McDsp* dsp, bool dot_products) {
-  const bool island = dot_products &&
+void mc_dsp_init_simd(McDsp* dsp, bool islands) {
+  const bool island = islands &&
                       simd_dispatch(HWY_DISPATCH_TABLE(McHasDotIsland))() &&
                       mc_cpu_has_dot_products();
   dsp->rows = simd_dispatch(island ? HWY_DISPATCH_TABLE(McRowsBytesDot)
                                    : HWY_DISPATCH_TABLE(McRowsBytes));
   dsp->rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(McRowsWords));
 }
-
-void mc_dsp_init_simd(McDsp* dsp) { mc_dsp_init_simd(dsp, true); }
 
 }  // namespace daedalus
 #endif

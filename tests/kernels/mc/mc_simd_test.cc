@@ -89,12 +89,7 @@ void prepare_outputs(Image& want, Image& got, std::mt19937& gen) {
 struct Dsps {
   explicit Dsps(bool dot_products) {
     mc_dsp_init_ref(&ref);
-    if (dot_products) {
-      mc_dsp_init(&simd);
-    } else {
-      mc_dsp_init_ref(&simd);
-      mc_dsp_init_simd(&simd, false);
-    }
+    mc_dsp_init(&simd, dot_products);
   }
   McDsp ref, simd;
 };
