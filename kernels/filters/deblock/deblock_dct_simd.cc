@@ -246,7 +246,7 @@ HWY_INLINE V rotate_any(D d, V a, V b) {
 // coefficients, any of them zeroed, t0 +- t4 and b6 +- b5 fit 16 bits in
 // both passes (|b6 +- b5| <= 11625 in the row pass, every such value within
 // 19500 in the column pass) and nothing before them is clipped:
-// deblock_dct_test.cc's RowPassLastButterflyFitsSixteenBits and
+// tests/kernels/common/dct8_test.cc's RowPassLastButterflyFitsSixteenBits and
 // Cos16ButterfliesFitSixteenBits prove it. With kLowHalf, t[4..7] are all 0
 // (as thresholding mostly leaves them): then every stage-1 and stage-2
 // butterfly has a single product, which no lane type can overflow.
@@ -476,7 +476,7 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
       inverse<false, kVnni>(d, x);
     transpose(d, x);
     // The column pass adds round_pred to c0..c3, which are within 19500
-    // (deblock_dct_test.cc's Cos16ButterfliesFitSixteenBits): the sums
+    // (dct8_test.cc's Cos16ButterfliesFitSixteenBits): the sums
     // fit 16 bits, and the last stage's saturating adds then give
     // clip16(t + round_pred) for the spec's output t, which rounds and
     // clips to the same sample as clip16(clip16(t) + round_pred).

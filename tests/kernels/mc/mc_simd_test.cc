@@ -19,16 +19,15 @@
 
 #include "daedalus/mc.h"
 #include "filters/mc/mc_dot.h"
+#include "mc_test_helpers.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
 namespace daedalus {
 namespace {
 
-constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
-                                 McFilter::Smooth, McFilter::Bilinear};
-constexpr McFilter k8TapFilters[] = {McFilter::Regular, McFilter::Sharp,
-                                     McFilter::Smooth};
+using test::kMc8TapFilters;
+using test::kMcFilters;
 
 const int16_t* taps(McFilter filter, int phase) {
   return kVp9Filters[static_cast<int>(filter)][phase];
@@ -174,7 +173,7 @@ TEST_P(McSimd, EveryPhasePairEveryBank) {
                           33, 63, 64, 65, 130, 255, 256, 257};
     int trial = 0;
     for (PixelFormat format : kGray)
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (int fy = 0; fy < 16; fy++)
           for (int fx = 0; fx < 16; fx++) {
             const int w = widths[trial % std::size(widths)];
@@ -206,7 +205,7 @@ TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
     std::mt19937 gen = test::rng(2);
     std::uniform_int_distribution<int> shift(-2, 2);
     for (PixelFormat format : kGray)
-      for (McFilter filter : k8TapFilters)
+      for (McFilter filter : kMc8TapFilters)
         for (int fy = 0; fy < 16; fy++)
           for (int fx = 0; fx < 16; fx++)
             for (int invert = 0; invert < 4; invert++) {
@@ -229,7 +228,7 @@ TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
 // and 255 * every positive tap. The fill above reaches both ends.
 TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
   int most = 0;
-  for (McFilter filter : k8TapFilters)
+  for (McFilter filter : kMc8TapFilters)
     for (int f = 0; f < 16; f++) {
       int negative = 0, positive = 0;
       for (int k = 0; k < 8; k++)
@@ -254,14 +253,14 @@ TEST_P(McSimd, ShiftsBeyondThePlane) {
           for (int iy : {-65536, -h - 5, -1, h - 1, h + 4, 65535}) {
             Image src(format, w, h, 3);
             fill_source(src, gen);
-            for (McFilter filter : kFilters)
+            for (McFilter filter : kMcFilters)
               for (auto [fx, fy] : {std::pair{0, 0}, {5, 0}, {0, 11}, {8, 3}})
                 expect_plane_matches(dsps, src, {ix, iy, fx, fy}, filter);
           }
     for (PixelFormat format : {PixelFormat::NV12, PixelFormat::P010_10LE}) {
       Image src(format, 37, 19, 2);
       fill_source(src, gen);
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (double d : {4096.0, -4096.0, 4095.7, -4095.3, 40.5})
           expect_frame_matches(dsps, src, {d, -d, filter}, 3);
     }
@@ -284,7 +283,7 @@ TEST_P(McSimd, WindowsAgainstTheEdges) {
         for (int ix = -140; ix <= 140; ix += 7) shifts.push_back(ix);
         for (int ix = -6; ix <= 6; ix++) shifts.push_back(ix);
         for (int ix : shifts)
-          for (McFilter filter : kFilters)
+          for (McFilter filter : kMcFilters)
             for (auto [fx, fy] : {std::pair{9, 0}, {0, 4}, {2, 13}})
               expect_plane_matches(dsps, src, {ix, -1, fx, fy}, filter);
       }
@@ -305,7 +304,7 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
         fill_source(src, gen);
         const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
         const McRowsFn simd = mc_rows_fn(dsps.simd, src.frame());
-        for (McFilter filter : kFilters)
+        for (McFilter filter : kMcFilters)
           for (auto [fx, fy] : {std::pair{0, 0}, {7, 0}, {0, 9}, {13, 2}})
             for (int p = 1; p < 3; p++) {
               test::fill(want, [](int, int, int) { return 0x5A; });
@@ -339,7 +338,7 @@ TEST_P(McSimd, TouchesNothingOutsideTheRows) {
         for (test::GuardSide side :
              {test::GuardSide::Before, test::GuardSide::After}) {
           const test::GuardedFrame in(src, side);
-          for (McFilter filter : kFilters)
+          for (McFilter filter : kMcFilters)
             for (double dx : {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 40.0})
               for (double dy : {0.0, -1.6}) {
                 const McParams params{dx, dy, filter};
@@ -370,7 +369,7 @@ TEST_P(McSimd, BandsComposeInAnyOrder) {
       Image src(format, w, h, 2);
       Image want(format, w, h, 2), got(format, w, h, 2);
       fill_source(src, gen);
-      const McFilter filter = kFilters[(trial / 2) % 4];
+      const McFilter filter = kMcFilters[(trial / 2) % 4];
       const McPlaneShift s{shift(gen), shift(gen), phase(gen), phase(gen)};
       const ConstPlane in = src.frame().planes[0];
       const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
