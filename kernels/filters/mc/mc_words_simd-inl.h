@@ -133,6 +133,15 @@ HWY_INLINE void WithShift(int shift, const F& f) {
       hn::StoreU(hn::ShiftLeftSame(hn::BitCast(du, v), shift), du, p);
     });
 }
+
+// Calls f(t01, t23, t45, t67, store): the tap pairs of a phase (TapPair),
+// and WithShift's store.
+template <class F>
+HWY_INLINE void WithTaps(const int16_t* taps, int shift, const F& f) {
+  const V16 t01 = TapPair(taps[0], taps[1]), t23 = TapPair(taps[2], taps[3]);
+  const V16 t45 = TapPair(taps[4], taps[5]), t67 = TapPair(taps[6], taps[7]);
+  WithShift(shift, [&](const auto& store) { f(t01, t23, t45, t67, store); });
+}
 #endif  // HWY_TARGET != HWY_SCALAR
 
 #if HWY_TARGET == HWY_SCALAR
@@ -161,15 +170,16 @@ void Horizontal8Words(const Window<uint16_t>& e, const int16_t* taps, int maxv,
   for (size_t x = 0; x < count * G; x++)
     out[x] = Filter8(taps, maxv, shift, [&](int k) { return p[x + k]; });
 #else
-  const V16 t01 = TapPair(taps[0], taps[1]), t23 = TapPair(taps[2], taps[3]);
-  const V16 t45 = TapPair(taps[4], taps[5]), t67 = TapPair(taps[6], taps[7]);
   const V16 vmax = hn::Set(D16(), static_cast<int16_t>(maxv));
-  WithShift(shift, [&](const auto& store) {
-    for (size_t x = 0; x < count * G; x += N) {
-      const uint16_t* q = p + x;
+  WithTaps(taps, shift,
+           [&](V16 t01, V16 t23, V16 t45, V16 t67, const auto& store) {
+             for (size_t x = 0; x < count * G; x += N) {
+               const uint16_t* q = p + x;
 #if HWY_HAVE_SCALABLE || (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2)
-      // (AVX2 and AVX-512 fold the loads into the multiplies.)
-      const auto from = [&](auto k) { return Values(q + decltype(k)::value); };
+               // (AVX2 and AVX-512 fold the loads into the multiplies.)
+               const auto from = [&](auto k) {
+                 return Values(q + decltype(k)::value);
+               };
 #else
       // The vector at q + k from those at q and q + 8, which hold each
       // 128-bit block's samples and the next 8 (palignr, NEON's ext): two
@@ -184,15 +194,15 @@ void Horizontal8Words(const Window<uint16_t>& e, const int16_t* taps, int maxv,
           return hn::CombineShiftRightBytes<2 * kK>(d, b, a);
       };
 #endif
-      const V32 even =
-          Sum8<kVnni>(t01, t23, t45, t67, from(Int<0>()), from(Int<2>()),
-                      from(Int<4>()), from(Int<6>()));
-      const V32 odd =
-          Sum8<kVnni>(t01, t23, t45, t67, from(Int<1>()), from(Int<3>()),
-                      from(Int<5>()), from(Int<7>()));
-      store(ClipEvenOdd(even, odd, vmax), out + x);
-    }
-  });
+               const V32 even =
+                   Sum8<kVnni>(t01, t23, t45, t67, from(Int<0>()),
+                               from(Int<2>()), from(Int<4>()), from(Int<6>()));
+               const V32 odd =
+                   Sum8<kVnni>(t01, t23, t45, t67, from(Int<1>()),
+                               from(Int<3>()), from(Int<5>()), from(Int<7>()));
+               store(ClipEvenOdd(even, odd, vmax), out + x);
+             }
+           });
 #endif
 }
 
@@ -247,21 +257,20 @@ void Vertical8Words(const uint16_t* const* pairs, const int16_t* taps, int maxv,
     out[x] = Filter8(taps, maxv, shift, [&](int k) { return p[k / 2][k % 2]; });
   }
 #else
-  const V16 t01 = TapPair(taps[0], taps[1]), t23 = TapPair(taps[2], taps[3]);
-  const V16 t45 = TapPair(taps[4], taps[5]), t67 = TapPair(taps[6], taps[7]);
   const V16 vmax = hn::Set(D16(), static_cast<int16_t>(maxv));
-  WithShift(shift, [&](const auto& store) {
-    for (size_t x = 0; x < count * G; x += N) {
-      const size_t i = 2 * x;  // the pairs of samples x ..
-      const V32 lo =
-          Sum8<kVnni>(t01, t23, t45, t67, Values(p0 + i), Values(p1 + i),
-                      Values(p2 + i), Values(p3 + i));
-      const V32 hi = Sum8<kVnni>(t01, t23, t45, t67, Values(p0 + i + N),
-                                 Values(p1 + i + N), Values(p2 + i + N),
-                                 Values(p3 + i + N));
-      store(Clip(lo, hi, vmax), out + x);
-    }
-  });
+  WithTaps(
+      taps, shift, [&](V16 t01, V16 t23, V16 t45, V16 t67, const auto& store) {
+        for (size_t x = 0; x < count * G; x += N) {
+          const size_t i = 2 * x;  // the pairs of samples x ..
+          const V32 lo =
+              Sum8<kVnni>(t01, t23, t45, t67, Values(p0 + i), Values(p1 + i),
+                          Values(p2 + i), Values(p3 + i));
+          const V32 hi = Sum8<kVnni>(t01, t23, t45, t67, Values(p0 + i + N),
+                                     Values(p1 + i + N), Values(p2 + i + N),
+                                     Values(p3 + i + N));
+          store(Clip(lo, hi, vmax), out + x);
+        }
+      });
 #endif
 }
 
