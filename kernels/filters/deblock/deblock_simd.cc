@@ -692,16 +692,13 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
   const int edges_end = w - reach(K) + 1;
   const Limits<S> k(pp, plane.bit_depth);
   const V max = hn::Set(d, S(plane.max_value()));
+  // The plane's fields as locals: stores through `rows` cannot change them.
+  const int lsb = plane.lsb, depth = plane.bit_depth;
   const auto value = [&](V v) {
     if constexpr (sizeof(S) == 1)
       return v;
     else
-      return word_values(v, plane.lsb, plane.bit_depth, max);
-  };
-  const auto word = [&](auto v) {
-    if constexpr (sizeof(S) == 2)
-      if (plane.lsb != 0) return hn::ShiftLeftSame(v, plane.lsb);
-    return v;
+      return word_values(v, lsb, depth, max);
   };
   // The windows' first column and the column past the last (they leave no
   // gap between them).
@@ -753,14 +750,16 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
         }
       }
       if (sizeof(S) == 1 && !changed) return;
-      if constexpr (kStep != 1)
-        for (int c = 0; c < kTile; c++)
-          cols[c * kStep + o] = word(cols[c * kStep + o]);
+      // 10-bit columns back to words (P010's shifted up), once a window.
+      if constexpr (sizeof(S) == 2) {
+        if (lsb != 0)
+          for (int c = 0; c < kTile; c++)
+            cols[c * kStep + o] = hn::ShiftLeftSame(cols[c * kStep + o], lsb);
+      }
       for (int t = 0; t < kWords; t += kT) {
         const auto put = [&](int r, auto v) {
           if (r < count)
-            hn::StoreU(kStep == 1 ? word(v) : v, hn::DFromV<decltype(v)>(),
-                       rows[r] + x + t);
+            hn::StoreU(v, hn::DFromV<decltype(v)>(), rows[r] + x + t);
         };
         transpose_tile(
             d, [&](int j) { return cols[t + j]; },

@@ -640,9 +640,9 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 // The 10-bit 8-tap vertical pass over pair rows (PairWords): pair row p,
 // in scratch rows 8 + 2 (p & 7) and 9 + 2 (p & 7), pairs source rows
 // clamp(p) and clamp(p + 1), filtered by source_row(c, out) into slot c & 7
-// (once each: within the 9 rows of two output rows the clamped numbers are
-// consecutive); output row y reads pair rows y + iy - 3 + {0, 2, 4, 6}, so
-// each pair row serves 4 output rows.
+// (each once: a pair row needs rows at most 7 before the newest, which the
+// 8 slots still hold); output row y reads pair rows y + iy - 3 + {0, 2, 4,
+// 6}, so each pair row serves 4 output rows.
 template <bool kVnni, class SourceRow>
 void WordPairRows(const Plane& dst, int iy, int h, const int16_t* taps,
                   int maxv, Scratch<uint16_t>& s, const SourceRow& source_row,
