@@ -371,11 +371,12 @@ gst_daedalus_choose_backend (const GstDaedalusChoiceRequest &request)
       !daedalus::backend_computes (kind_of (setting), request.job.kernel,
           depth)) {
     choice.setting_name = setting_name (setting);
-    choice.unsupported = "The daedalus \"" + choice.setting_name +
-        "\" backend cannot filter " +
+    choice.unsupported = true;
+    choice.backend = daedalus::Status::error ("The daedalus \"" +
+        choice.setting_name + "\" backend cannot filter " +
         gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (request.info)) +
         " video: " +
-        not_computed (kind_of (setting), request.job.kernel, depth) + ".";
+        not_computed (kind_of (setting), request.job.kernel, depth) + ".");
     return choice;
   }
   if (setting == GST_DAEDALUS_BACKEND_AUTO && request.gpu_failed) {

@@ -56,16 +56,17 @@ struct GstDaedalusChoice
    * the gpu or hybrid: the element runs it in a daedalus::FallbackBackend). */
   bool may_fall_back = false;
   std::string setting_name; /* as the error names it */
-  /* Set (and no backend) when the setting names a backend that does not
-   * compute the job at the stream's bit depth: the message to post. */
-  std::string unsupported;
+  /* True when there is no backend because the setting names one that does
+   * not compute the job at the stream's bit depth (backend's error is then
+   * the whole message to post), false when the backend failed to start. */
+  bool unsupported = false;
 };
 
 /* auto's choice is the cpu (decided by fallback) once the element's GPU
  * failed, or once any element's GPU device was lost, and the only choice
  * where the gpu backend does not compute the job at the stream's bit depth
  * (daedalus::backend_computes). A setting naming a backend that does not
- * fills in unsupported instead. */
+ * gets no backend and unsupported set instead. */
 GstDaedalusChoice gst_daedalus_choose_backend (
     const GstDaedalusChoiceRequest &request);
 

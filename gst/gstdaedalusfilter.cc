@@ -614,9 +614,9 @@ ensure_backend (GstDaedalusFilter *self, const GstVideoInfo *info)
         "Choose other settings, or convert the video to an 8-bit format.");
   }
   GstDaedalusChoice choice = gst_daedalus_choose_backend (request);
-  if (!choice.unsupported.empty ()) {
+  if (choice.unsupported) {
     return refuse (self, "setting " + chosen_for,
-        g_strdup (choice.unsupported.c_str ()),
+        g_strdup (choice.backend.status ().message ().c_str ()),
         "Set backend=auto or backend=cpu to run anyway.");
   }
   if (!choice.backend) {

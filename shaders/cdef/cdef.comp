@@ -1,8 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-// daedaluscdef: AV1 CDEF as a post-process, bit-exact with kernels/
-// cdef_ref.cc (docs/spec.md). Out of place: every tap reads the source.
+// daedaluscdef: AV1 CDEF as a post-process, bit-exact with
+// kernels/filters/cdef/cdef_ref.cc (docs/spec.md). Out of place: every tap
+// reads the source.
 //
 // A workgroup owns a row of CDEF_BLOCKS luma 8x8 blocks and their
 // co-located chroma blocks, in every plane of the frame (one dispatch per

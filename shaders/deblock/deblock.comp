@@ -1,10 +1,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-// daedalusdeblock, mode=h264: bit-exact with kernels/deblock_ref.cc
-// (docs/spec.md). One dispatch per pass and plane group: pass 1 filters the
-// vertical edges of every row, pass 2 (after a barrier) the horizontal edges
-// of every column, on pass 1's output.
+// daedalusdeblock, mode=h264: bit-exact with
+// kernels/filters/deblock/deblock_ref.cc (docs/spec.md). One dispatch per
+// pass and plane group: pass 1 filters the vertical edges of every row, pass
+// 2 (after a barrier) the horizontal edges of every column, on pass 1's
+// output.
 //
 // Every dispatch reads one plane (src) and writes every word of another
 // (dst), so no invocation reads what another writes; no two write the same

@@ -119,7 +119,7 @@ int rotate(int a, int c1, int b, int c2) {
 }
 
 // VP9's idct8 with every stored value clipped, in place (the stage form of
-// kernels/filters/deblock/dct8.cc).
+// kernels/common/dct8.cc).
 void inverse(inout int t[8]) {
   const int a4 = rotate(t[1], COS28, t[7], -COS4);
   const int a7 = rotate(t[1], COS4, t[7], COS28);

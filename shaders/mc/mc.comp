@@ -2,8 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 
 // daedalusmc: out(x, y) = in(x + dx, y + dy) with the VP9 filters, bit-exact
-// with kernels/mc_ref.cc (docs/spec.md). One dispatch per plane, or per
-// interleaved NV12/NV21 chroma pair (step 2: both channels at once).
+// with kernels/filters/mc/mc_ref.cc (docs/spec.md). One dispatch per plane,
+// or per interleaved NV12/NV21 chroma pair (step 2: both channels at once).
 //
 // A workgroup writes MC_TILE_H rows x MC_TILE_W units (samples of either
 // channel, samples.h); each invocation 4 units, one 32-bit word at 8 bits,

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <utility>
 
+#include "daedalus/cdef.h"
 #include "filters/cdef/cdef_bytes.h"
 #include "filters/cpu_features.h"
 #include "filters/simd_init.h"

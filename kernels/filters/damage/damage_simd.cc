@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "daedalus/damage.h"
 #include "filters/simd_init.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <vector>
 
+#include "daedalus/deblock.h"
 #include "deblock_dct_ref.h"
 #include "filters/simd_init.h"
 

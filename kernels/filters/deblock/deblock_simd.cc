@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "daedalus/deblock.h"
 #include "filters/simd_init.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -72,7 +72,7 @@ void expect_row_and_column(GpuBackend& gpu, const int (&in)[12],
 }
 
 // docs/spec.md's edge order at block size 4, worked by hand for the scalar
-// test (deblock_test.cc, DeblockOrder): qp 34 gives alpha 40 and beta 10;
+// test (deblock_frame_test.cc, DeblockOrder): qp 34 gives alpha 40 and beta 10;
 // strong filter, edges at 4 and 8, the second reading samples 4..6 the first
 // wrote. Edge 4: p = 66 64 62 60, q = 72 74 76 78, all strong:
 // p0' = (62+128+132+144+74+4) >> 3 = 68, p1' = (62+64+66+72+2) >> 2 = 66,
@@ -105,7 +105,7 @@ TEST_F(GpuDeblock, EdgeReadsThePreviousEdgesQ1) {
   expect_row_and_column(*gpu, in, out, p, 1, 2);
 }
 
-// Pass 2 runs on pass 1's output (hand-worked in deblock_test.cc,
+// Pass 2 runs on pass 1's output (hand-worked in deblock_frame_test.cc,
 // DeblockOrder): a 6x6 chroma plane, chroma filter bs 4, block size 4, alpha
 // 20 and beta 4 (qp 28, beta-offset -4: indexA 28, indexB 24), samples
 // 100 + 8 (x >= 4) + 4 (y >= 4). Pass 1 turns columns 3, 4 of rows 0..3 into
