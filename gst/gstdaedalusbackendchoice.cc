@@ -123,11 +123,18 @@ figures_text (const std::vector<daedalus::BackendFigure> &figures)
   return text;
 }
 
+/* The gpu backend auto may try, and what identifies its device in the
+ * decision cache. */
+struct AutoGpu
+{
+  std::unique_ptr<daedalus::Backend> backend;
+  std::string identity; /* name, driver version, pipelineCacheUUID */
+};
+
 /* The gpu backend, if auto (or hybrid, when @hybrid) may try it;
  * otherwise why not. */
-daedalus::Result<std::unique_ptr<daedalus::Backend>>
-auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid,
-    std::string *identity)
+daedalus::Result<AutoGpu>
+auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid)
 {
   if (!daedalus::backend_built (BackendKind::Gpu))
     return daedalus::Status::error ("this build has no gpu backend");
@@ -140,7 +147,7 @@ auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid,
           ("No usable GPU: the CPU runs this element."),
           ("%s", gpu.status ().message ().c_str ()));
     }
-    return gpu;
+    return gpu.status ();
   }
   const daedalus::GpuDeviceInfo &info =
       static_cast<daedalus::GpuBackend &> (*gpu.value ()).device_info ();
@@ -152,9 +159,10 @@ auto_gpu (const GstDaedalusChoiceRequest &request, bool hybrid,
         ", is a software "
         "renderer on these CPU cores (DAEDALUS_VULKAN_DEVICE can name it)");
   }
-  *identity = info.name + ", driver " + std::to_string (info.driver_version) +
-      ", pipeline cache " + info.pipeline_cache_uuid;
-  return gpu;
+  std::string identity = info.name + ", driver " +
+      std::to_string (info.driver_version) + ", pipeline cache " +
+      info.pipeline_cache_uuid;
+  return AutoGpu {std::move (gpu).value (), std::move (identity)};
 }
 
 /* The cpu backend, else the scalar one. */
@@ -204,9 +212,7 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
             not_computed (BackendKind::Gpu, request.job.kernel, depth));
   }
 
-  std::string gpu_identity;
-  daedalus::Result<std::unique_ptr<daedalus::Backend>> found =
-      auto_gpu (request, hybrid_only, &gpu_identity);
+  daedalus::Result<AutoGpu> found = auto_gpu (request, hybrid_only);
   if (!found && !hybrid_only) {
     return choose_cpu (request, GST_DAEDALUS_DECIDED_BY_ONLY_CHOICE,
         "the only one to try: the gpu is not (" + found.status ().message () +
@@ -217,7 +223,7 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
         "the gpu is unavailable: " + found.status ().message ());
     return choice;
   }
-  std::unique_ptr<daedalus::Backend> gpu = std::move (found).value ();
+  std::unique_ptr<daedalus::Backend> gpu = std::move (found->backend);
 
   GstDaedalusDecisionKey key;
   key.element = GST_OBJECT_NAME (gst_element_get_factory (request.element));
@@ -230,7 +236,7 @@ choose_auto (const GstDaedalusChoiceRequest &request, bool hybrid_only)
   key.cpu = daedalus::cpu_model ();
   key.threads = request.threads > 0 ? request.threads
                                     : daedalus::ThreadPool::hardware_threads ();
-  key.gpu = gpu_identity;
+  key.gpu = found->identity;
   /* The version alone would keep a rebuilt plugin's stale figures. */
   key.library =
       std::string (VERSION) + " build " + daedalus::library_build_id ();

@@ -39,9 +39,13 @@ packages=$packages,gstreamer1.0-tools,gstreamer1.0-plugins-base
 packages=$packages,libgtest-dev,libhwy-dev,libvulkan-dev,glslang-tools
 packages=$packages,mesa-vulkan-drivers,vulkan-validationlayers
 
-# gst-tenbit_chain: P010's layout as GStreamer 1.26 describes it.
-tests="gst-plugin gst-deblock gst-deblock_vp9 gst-deblock_dct gst-cdef gst-mc
-  gst-auto_strength gst-tenbit_chain decision-cache
+# The elements on GStreamer 1.26: gst-deblock walks the base class every
+# element shares (caps, buffers, 10-bit and interlaced video, the gpu
+# backend's pool, auto's trial and fallback), gst-tenbit_chain all three
+# elements in one 10-bit chain (P010's layout as GStreamer 1.26 describes
+# it), gst-auto_strength the estimate; the other element suites (their own
+# properties and modes over that base) are left to Debian 12 (CI's time).
+tests="gst-plugin gst-deblock gst-auto_strength gst-tenbit_chain decision-cache
   damage-simd harness-simd gpu-runner shared-gpu hybrid harness-gpu"
 tests=$(echo $tests)
 

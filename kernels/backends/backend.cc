@@ -88,9 +88,11 @@ Result<std::unique_ptr<Backend>> create_backend(BackendKind kind,
         return Status::error(
             "this build of daedalus has no cpu backend (Highway was not found "
             "at build time: meson option simd)");
-      return create_dsp_backend(kind, options.threads > 0
-                                          ? options.threads
-                                          : ThreadPool::hardware_threads());
+      return create_dsp_backend(kind,
+                                options.threads > 0
+                                    ? options.threads
+                                    : ThreadPool::hardware_threads(),
+                                options.simd_islands);
     case BackendKind::Gpu: {
 #if DAEDALUS_HAVE_VULKAN
       Result<std::unique_ptr<GpuBackend>> gpu =

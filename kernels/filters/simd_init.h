@@ -1,6 +1,9 @@
 // The SIMD rungs of the init ladders (built when Highway is available). Each
 // overrides the entries of a DSP table with the implementation for the best
 // target in hwy::SupportedTargets(), which tests may restrict to one target.
+// `islands`: whether a target may take its intrinsic islands (CDEF's byte
+// filters, MC's dot products, mode=dct's VNNI rows) where the CPU has their
+// instructions; without, the Highway code a CPU lacking them runs.
 #pragma once
 
 #include <hwy/targets.h>
@@ -13,9 +16,10 @@
 namespace daedalus {
 
 void deblock_dsp_init_simd(DeblockDsp* dsp);
-void deblock_dct_dsp_init_simd(DeblockDsp* dsp);  // mode=dct's entry
-void cdef_dsp_init_simd(CdefDsp* dsp);
-void mc_dsp_init_simd(McDsp* dsp);
+void deblock_dct_dsp_init_simd(DeblockDsp* dsp,
+                               bool islands);  // mode=dct's entry
+void cdef_dsp_init_simd(CdefDsp* dsp, bool islands);
+void mc_dsp_init_simd(McDsp* dsp, bool islands);
 void damage_dsp_init_simd(DamageDsp* dsp);
 
 // The entry of a HWY_EXPORT table for the currently allowed best target.

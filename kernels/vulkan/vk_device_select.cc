@@ -48,31 +48,32 @@ std::string env_prefix(const DeviceRequest& request) {
 
 }  // namespace
 
-std::string unmet_requirement(const DeviceFacts& d) {
+Status check_requirements(const DeviceFacts& d) {
   if (d.api_version < kMinApiVersion)
-    return "it supports Vulkan " + version_text(d.api_version) + " only; " +
-           version_text(kMinApiVersion) + " is needed";
-  if (!d.has_compute_queue) return "it has no compute queue";
+    return Status::error("it supports Vulkan " + version_text(d.api_version) +
+                         " only; " + version_text(kMinApiVersion) +
+                         " is needed");
+  if (!d.has_compute_queue) return Status::error("it has no compute queue");
   if (d.max_shared_memory < kSharedMemoryBudget)
-    return "it offers " + std::to_string(d.max_shared_memory) +
-           " bytes of workgroup shared memory; " +
-           std::to_string(kSharedMemoryBudget) + " are needed";
+    return Status::error("it offers " + std::to_string(d.max_shared_memory) +
+                         " bytes of workgroup shared memory; " +
+                         std::to_string(kSharedMemoryBudget) + " are needed");
   if (d.max_invocations < kInvocationBudget)
-    return "it allows " + std::to_string(d.max_invocations) +
-           " invocations per workgroup; " + std::to_string(kInvocationBudget) +
-           " are needed";
+    return Status::error("it allows " + std::to_string(d.max_invocations) +
+                         " invocations per workgroup; " +
+                         std::to_string(kInvocationBudget) + " are needed");
   if (d.max_group_size[0] < kWorkgroupSideBudget ||
       d.max_group_size[1] < kWorkgroupSideBudget)
-    return "its workgroups are limited to " +
-           std::to_string(d.max_group_size[0]) + " x " +
-           std::to_string(d.max_group_size[1]) + "; " +
-           std::to_string(kWorkgroupSideBudget) + " x " +
-           std::to_string(kWorkgroupSideBudget) + " is needed";
+    return Status::error("its workgroups are limited to " +
+                         std::to_string(d.max_group_size[0]) + " x " +
+                         std::to_string(d.max_group_size[1]) + "; " +
+                         std::to_string(kWorkgroupSideBudget) + " x " +
+                         std::to_string(kWorkgroupSideBudget) + " is needed");
   if (d.max_push_constants < kPushConstantBudget)
-    return "it offers " + std::to_string(d.max_push_constants) +
-           " bytes of push constants; " + std::to_string(kPushConstantBudget) +
-           " are needed";
-  return {};
+    return Status::error("it offers " + std::to_string(d.max_push_constants) +
+                         " bytes of push constants; " +
+                         std::to_string(kPushConstantBudget) + " are needed");
+  return Status::ok();
 }
 
 DeviceRequest parse_device_request(std::string_view text) {
@@ -113,9 +114,9 @@ Result<int> choose_device(std::span<const DeviceFacts> devices,
                   "not exist; the devices are " +
                   device_list(devices));
     const DeviceFacts& d = devices[request.index];
-    if (std::string why = unmet_requirement(d); !why.empty())
+    if (const Status why = check_requirements(d); !why)
       return fail(env_prefix(request) + " asks for \"" + d.name +
-                  "\", which cannot run daedalus's shaders: " + why);
+                  "\", which cannot run daedalus's shaders: " + why.message());
     return int(request.index);
   }
 
@@ -128,9 +129,9 @@ Result<int> choose_device(std::span<const DeviceFacts> devices,
         lower(d.name).find(request.name) == std::string::npos)
       continue;
     matched = true;
-    if (std::string why = unmet_requirement(d); !why.empty()) {
-      unusable +=
-          (unusable.empty() ? "" : "; ") + ("\"" + d.name + "\": ") + why;
+    if (const Status why = check_requirements(d); !why) {
+      unusable += (unusable.empty() ? "" : "; ") + ("\"" + d.name + "\": ") +
+                  why.message();
       continue;
     }
     if (best < 0 || type_rank(d.type) < type_rank(devices[best].type))

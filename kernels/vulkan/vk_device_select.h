@@ -33,9 +33,9 @@ struct DeviceFacts {
   uint32_t max_push_constants = 0;
 };
 
-// Empty when the device can run every shader; otherwise why not, as a clause
-// ("it supports Vulkan 1.0 only; 1.1 is needed").
-std::string unmet_requirement(const DeviceFacts& device);
+// Ok when the device can run every shader; otherwise an error saying why
+// not, as a clause ("it supports Vulkan 1.0 only; 1.1 is needed").
+Status check_requirements(const DeviceFacts& device);
 
 // The user's choice, from $DAEDALUS_VULKAN_DEVICE: empty means "the best",
 // all digits an index into the loader's device list, anything else a

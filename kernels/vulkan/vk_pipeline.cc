@@ -1,5 +1,7 @@
 #include "vk_pipeline.h"
 
+#include <cstdio>
+
 #include "vk_pipeline_cache.h"
 #include "vk_status.h"
 
@@ -34,20 +36,24 @@ Result<std::unique_ptr<PipelineStore>> PipelineStore::create(
 }
 
 PipelineStore::~PipelineStore() {
-  if (dirty_) save();
+  if (!dirty_) return;
+  // The runner's one other message to stderr is the validation layer's
+  // (vk_instance.cc); a cache not kept costs only the next process's time.
+  if (const Status s = save(); !s)
+    std::fprintf(stderr,
+                 "daedalus: the Vulkan pipeline cache was not kept: %s\n",
+                 s.message().c_str());
 }
 
-bool PipelineStore::save() {
+Status PipelineStore::save() {
   std::lock_guard lock(mutex_);
-  if (cache_path_.empty() || !cache_) return false;
+  if (cache_path_.empty() || !cache_) return Status::ok();
   size_t size = 0;
-  if (vkGetPipelineCacheData(device_, cache_.get(), &size, nullptr) !=
-      VK_SUCCESS)
-    return false;
+  DAEDALUS_VK_TRY(
+      vkGetPipelineCacheData(device_, cache_.get(), &size, nullptr));
   std::vector<uint8_t> data(size);
-  if (vkGetPipelineCacheData(device_, cache_.get(), &size, data.data()) !=
-      VK_SUCCESS)
-    return false;
+  DAEDALUS_VK_TRY(
+      vkGetPipelineCacheData(device_, cache_.get(), &size, data.data()));
   data.resize(size);
   dirty_ = false;
   return write_pipeline_cache(cache_path_, data);

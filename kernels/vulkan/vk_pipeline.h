@@ -52,8 +52,9 @@ class PipelineStore {
   const std::string& cache_path() const { return cache_path_; }
   size_t cache_bytes_loaded() const { return cache_bytes_loaded_; }
 
-  // Writes the cache file now; false when it could not be written.
-  bool save();
+  // Writes the cache file now, where it has one (cache_path() not empty);
+  // an error says why it could not.
+  Status save();
 
  private:
   PipelineStore() = default;

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <system_error>
 
 namespace daedalus::vk {
 namespace {
@@ -41,6 +43,13 @@ struct FileCloser {
   void operator()(FILE* f) const { std::fclose(f); }
 };
 using File = std::unique_ptr<FILE, FileCloser>;
+
+// "cannot <doing> <path>: <the system's reason>".
+Status file_error(const char* doing, const std::string& path,
+                  const std::error_code& ec) {
+  return Status::error(std::string("cannot ") + doing + " " + path + ": " +
+                       ec.message());
+}
 
 // The Vulkan pipeline cache header (VkPipelineCacheHeaderVersionOne) names
 // the device and driver it was written for.
@@ -89,12 +98,13 @@ std::vector<uint8_t> read_pipeline_cache(
   return data;
 }
 
-bool write_pipeline_cache(const std::string& path,
-                          std::span<const uint8_t> data) {
+Status write_pipeline_cache(const std::string& path,
+                            std::span<const uint8_t> data) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return false;
+  const fs::path dir = fs::path(path).parent_path();
+  fs::create_directories(dir, ec);
+  if (ec) return file_error("create the folder", dir.string(), ec);
   // Another process may write the same file: each writes its own temporary
   // and renames it into place, which is atomic.
   const std::string tmp = path + ".tmp" + std::to_string(getpid());
@@ -104,21 +114,23 @@ bool write_pipeline_cache(const std::string& path,
   h.checksum = fnv1a(data);
   {
     File f(std::fopen(tmp.c_str(), "wb"));
-    if (!f) return false;
+    if (!f) return file_error("create", tmp, {errno, std::generic_category()});
     const bool written =
         std::fwrite(&h, sizeof h, 1, f.get()) == 1 &&
         std::fwrite(data.data(), 1, data.size(), f.get()) == data.size() &&
         std::fflush(f.get()) == 0;
     if (!written) {
+      const std::error_code why(errno, std::generic_category());
       f.reset();
       fs::remove(tmp, ec);
-      return false;
+      return file_error("write", tmp, why);
     }
   }
   fs::rename(tmp, path, ec);
-  if (!ec) return true;
+  if (!ec) return Status::ok();
+  const Status error = file_error("replace", path, ec);
   fs::remove(tmp, ec);
-  return false;
+  return error;
 }
 
 }  // namespace daedalus::vk

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "daedalus/status.h"
+
 namespace daedalus::vk {
 
 // $XDG_CACHE_HOME/daedalus (else ~/.cache/daedalus)/vulkan-pipelines-
@@ -22,8 +24,9 @@ std::vector<uint8_t> read_pipeline_cache(
     const std::string& path, const VkPhysicalDeviceProperties& device);
 
 // Writes `data` (vkGetPipelineCacheData's bytes) with a checksum, replacing
-// the file atomically; creates the directory. False on any failure.
-bool write_pipeline_cache(const std::string& path,
-                          std::span<const uint8_t> data);
+// the file atomically; creates the directory. An error names the path and
+// the system's reason.
+Status write_pipeline_cache(const std::string& path,
+                            std::span<const uint8_t> data);
 
 }  // namespace daedalus::vk

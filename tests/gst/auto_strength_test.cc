@@ -652,6 +652,6 @@ Suite* auto_strength_suite() {
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::auto_strength_suite, "auto-strength");
+  return daedalus::gsttest::run_suite(argc, argv,
+                                      daedalus::gsttest::auto_strength_suite);
 }

@@ -71,31 +71,43 @@ struct ElementSpec {
   Kernel kernel = Kernel::DeblockH264;
 };
 
-// A suite with the common checks of `spec`, which must outlive it; each
-// element's test adds its own cases.
-Suite* element_suite(const ElementSpec* spec);
+// The common checks of `spec`, which must outlive them, in two suites: the
+// checks that need a process each (`isolated`: the gpu backend's failures
+// and auto's cache file, which GLib and the element resolve once per
+// process, and the fallback that stays for the process) and the others
+// (`shared`), which run one after another in one process. A forked check
+// costs a process that loads the Vulkan driver again (lavapipe and LLVM:
+// most of an element suite's CPU time on CI's machine). Each element's test
+// adds its own cases to `shared`.
+struct ElementSuites {
+  Suite* isolated;
+  Suite* shared;
+};
+ElementSuites element_suites(const ElementSpec* spec);
 
-// The checks of `spec` on the gpu backend (part of element_suite()).
+// The checks of `spec` on the gpu backend (part of element_suites()).
 TCase* gpu_tcase(const ElementSpec* spec);
 
-// Interlaced caps (part of element_suite()).
+// Interlaced caps (part of element_suites()).
 TCase* interlace_tcase(const ElementSpec* spec);
 
-// 10-bit video (part of element_suite()).
+// 10-bit video (part of element_suites()).
 TCase* tenbit_tcase(const ElementSpec* spec);
 
-// A buffer too small for its caps (part of element_suite()).
+// A buffer too small for its caps (part of element_suites()).
 TCase* short_buffer_tcase(const ElementSpec* spec);
 
-// The checks of backend=auto's choice (part of element_suite()).
+// The checks of backend=auto's choice (part of element_suites()).
 TCase* auto_tcase(const ElementSpec* spec);
 
-// Runs `suite` as gst-check does, in a registry holding only the plugin
-// under test.
-int run_suite(int argc, char** argv, Suite* (*make_suite)(), const char* name);
+// Runs `make_suite()`'s checks one after another in this process, in a
+// registry holding only the plugin under test.
+int run_suite(int argc, char** argv, Suite* (*make_suite)());
 
-// Runs element_suite(&spec) so, with the element's own tests, which
-// `add_tests` (when given) adds to a test case named `tcase`.
+// Runs element_suites(&spec) so (the isolated suite first, each check in a
+// process of its own, then the shared one in this process), with the
+// element's own tests, which `add_tests` (when given) adds to a test case
+// named `tcase` of the shared suite.
 int run_element_suite(int argc, char** argv, const ElementSpec& spec,
                       const char* tcase = nullptr,
                       void (*add_tests)(TCase*) = nullptr);

@@ -117,6 +117,6 @@ Suite* plugin_suite() {
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::plugin_suite, "daedalus");
+  return daedalus::gsttest::run_suite(argc, argv,
+                                      daedalus::gsttest::plugin_suite);
 }

@@ -59,6 +59,6 @@ Suite* tenbit_chain_suite() {
 }  // namespace daedalus::gsttest
 
 int main(int argc, char** argv) {
-  return daedalus::gsttest::run_suite(
-      argc, argv, daedalus::gsttest::tenbit_chain_suite, "tenbit-chain");
+  return daedalus::gsttest::run_suite(argc, argv,
+                                      daedalus::gsttest::tenbit_chain_suite);
 }

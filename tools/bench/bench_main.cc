@@ -171,7 +171,7 @@ std::vector<Workload> workloads() {
               int(uint8_t(128 + 60 * std::sin(x / 7.0) * std::cos(y / 11.0) +
                           (x / 8 + y / 8) % 3 * 3 + noise(gen))));
   };
-  for (int shifts : {1, 4, 8}) {
+  for (int shifts : {1, 4, 8, 16, 64}) {
     const DeblockParams dct{
         .qp = 44, .mode = DeblockMode::Dct, .shifts = shifts};
     const std::string n = std::to_string(shifts);
@@ -729,7 +729,8 @@ int main(int argc, char** argv) {
         "flat blocks (every edge filtered by the wide filters); "
         "deblock-h264-8,\n"
         "-16: deblock's settings at those block sizes on the same content.\n"
-        "deblock-dctN-flat, -texture: mode=dct qp=44 shifts=N (1, 4, 8) on "
+        "deblock-dctN-flat, -texture: mode=dct qp=44 shifts=N (1, 4, 8, 16, "
+        "64) on "
         "those\n"
         "flat blocks (every AC under the threshold) and on textured waves;\n"
         "deblock-dct-default: mode=dct's defaults (qp=30 shifts=4) on the "

@@ -24,15 +24,15 @@ namespace {
 
 class DspBackend final : public Backend {
  public:
-  DspBackend(BackendKind kind, int threads) : kind_(kind) {
+  DspBackend(BackendKind kind, int threads, bool islands) : kind_(kind) {
     if (kind == BackendKind::Scalar) {
       deblock_dsp_init_ref(&deblock_);
       cdef_dsp_init_ref(&cdef_);
       mc_dsp_init_ref(&mc_);
     } else {
-      deblock_dsp_init(&deblock_);
-      cdef_dsp_init(&cdef_);
-      mc_dsp_init(&mc_);
+      deblock_dsp_init(&deblock_, islands);
+      cdef_dsp_init(&cdef_, islands);
+      mc_dsp_init(&mc_, islands);
     }
     if (threads > 1) pool_ = shared_thread_pool(threads);
   }
@@ -69,8 +69,9 @@ class DspBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> create_dsp_backend(BackendKind kind, int threads) {
-  return std::make_unique<DspBackend>(kind, threads);
+std::unique_ptr<Backend> create_dsp_backend(BackendKind kind, int threads,
+                                            bool islands) {
+  return std::make_unique<DspBackend>(kind, threads, islands);
 }
 
 }  // namespace daedalus

@@ -17,7 +17,9 @@ namespace daedalus {
 std::shared_ptr<ThreadPool> shared_thread_pool(int threads);
 
 // `threads` <= 1 runs on the calling thread. Backends with the same thread
-// count share one pool; each may be used on its own thread.
-std::unique_ptr<Backend> create_dsp_backend(BackendKind kind, int threads);
+// count share one pool; each may be used on its own thread. `islands`:
+// BackendOptions::simd_islands (the cpu backend).
+std::unique_ptr<Backend> create_dsp_backend(BackendKind kind, int threads,
+                                            bool islands = true);
 
 }  // namespace daedalus

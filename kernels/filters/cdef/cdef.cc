@@ -53,10 +53,10 @@ void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,
             });
 }
 
-void cdef_dsp_init(CdefDsp* dsp) {
+void cdef_dsp_init(CdefDsp* dsp, [[maybe_unused]] bool islands) {
   cdef_dsp_init_ref(dsp);
 #if DAEDALUS_HAVE_SIMD
-  cdef_dsp_init_simd(dsp);
+  cdef_dsp_init_simd(dsp, islands);
 #endif
 }
 

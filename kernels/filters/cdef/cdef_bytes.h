@@ -12,8 +12,4 @@ namespace daedalus {
 // AVX512_VBMI2, AVX512_VNNI and GFNI on x86.
 bool cdef_cpu_has_byte_island();
 
-// cdef_dsp_init_simd with the island allowed or not: without, the leaves a
-// CPU lacking it runs, which tests compare on a CPU that has it.
-void cdef_dsp_init_simd(CdefDsp* dsp, bool islands);
-
 }  // namespace daedalus

@@ -594,7 +594,5 @@ void cdef_dsp_init_simd(CdefDsp* dsp, bool islands) {
     simd_dispatch(HWY_DISPATCH_TABLE(CdefInitByteIsland))(dsp);
 }
 
-void cdef_dsp_init_simd(CdefDsp* dsp) { cdef_dsp_init_simd(dsp, true); }
-
 }  // namespace daedalus
 #endif

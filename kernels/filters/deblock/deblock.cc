@@ -288,11 +288,11 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
   deblock_pass(dsp, view, params, DeblockPass::HorizontalEdges, whole, pool);
 }
 
-void deblock_dsp_init(DeblockDsp* dsp) {
+void deblock_dsp_init(DeblockDsp* dsp, [[maybe_unused]] bool islands) {
   deblock_dsp_init_ref(dsp);
 #if DAEDALUS_HAVE_SIMD
   deblock_dsp_init_simd(dsp);
-  deblock_dct_dsp_init_simd(dsp);
+  deblock_dct_dsp_init_simd(dsp, islands);
 #endif
 }
 

@@ -1,7 +1,7 @@
 // mode=dct's block row for 10-bit planes (docs/spec.md "High bit depth"),
 // for deblock_dct_simd.cc, which includes it once per Highway target inside
 // its target namespace, after D16, splat, mul15, forward, MirroredRows,
-// block_row_rows and forward_pass1. Hence no include guard and no includes
+// block_row_rows and block_row_pass1. Hence no include guard and no includes
 // of its own.
 //
 // Pass 1 of the forward transform fits 16 bits at 10 bits too (|x| <= 9656,
@@ -83,10 +83,12 @@ HWY_INLINE void inverse_halves(D32 d, V32 lo[8], V32 hi[8], bool hi_zero) {
 }
 
 // One shift's block row with top `by` of a plane of bit depth `bit_depth`
-// (threshold at that depth), its reconstructions added to `sum(y)`.
+// (threshold at that depth), its reconstructions added to `sum(y)`; its
+// pass 1 from `band` unless null.
 template <class SumRow>
 void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
-                   int by, int threshold, int bit_depth, const SumRow& sum) {
+                   int by, int threshold, int bit_depth, const SumRow& sum,
+                   const Pass1Band* band) {
   const D32 d32;
   const size_t n = hn::Lanes(d);
   const hn::RebindToUnsigned<D32> du32;
@@ -109,7 +111,7 @@ void block_row_hbd(D16 d, MirroredRows<uint16_t>& rows, int width, int sx,
   block_row_rows(rows, sum, by, in, out);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
     V16 x[8];
-    forward_pass1(d, in, bx, bias, x);
+    block_row_pass1(d, band, in, bx, bias, x);
     V32 lo[8], hi[8];  // x[u], lanes v 0-3 and 4-7 of each block
     HWY_UNROLL(8)
     for (int i = 0; i < 8; i++) widen_parts(d, x[i], lo[i], hi[i]);

@@ -9,7 +9,9 @@
 // smull/smlal and sqrshrn on NEON) and saturating adds, as its 16-bit
 // storage rule allows. Rows are produced a chunk of 8 at a time: every shift's
 // block row ending in the chunk is accumulated into a 16-row ring, so each
-// source row and sum stays in cache while all shifts pass over it. A group of
+// source row and sum stays in cache while all shifts pass over it; shifts
+// with the same sy (sets of 16 and more) share their block row's pass 1,
+// made once over the whole row (Pass1Band). A group of
 // blocks whose AC all fall under the threshold skips the inverse: VP9's
 // inverse of a DC alone is flat. The loops over the 8 vectors of a block
 // are unrolled by pragma: GCC at -O2 keeps them rolled and the arrays in
@@ -246,7 +248,7 @@ HWY_INLINE V rotate_any(D d, V a, V b) {
 // coefficients, any of them zeroed, t0 +- t4 and b6 +- b5 fit 16 bits in
 // both passes (|b6 +- b5| <= 11625 in the row pass, every such value within
 // 19500 in the column pass) and nothing before them is clipped:
-// deblock_dct_test.cc's RowPassLastButterflyFitsSixteenBits and
+// tests/kernels/common/dct8_test.cc's RowPassLastButterflyFitsSixteenBits and
 // Cos16ButterfliesFitSixteenBits prove it. With kLowHalf, t[4..7] are all 0
 // (as thresholding mostly leaves them): then every stage-1 and stage-2
 // butterfly has a single product, which no lane type can overflow.
@@ -398,14 +400,14 @@ HWY_INLINE void block_row_rows(MirroredRows<S>& rows, const SumRow& sum, int by,
   }
 }
 
-// The spec's x_i = 2 * (P - mid) of the blocks at column bx of `in`,
-// through pass 1 and the transpose: x[c], lane v of each block. Pass 1 is
-// linear up to its products, which see only differences of x, so the
-// offset is taken from X0 alone (`bias` = 8 * 2 mid), once instead of once
-// per row. At 10 bits too, every value fits 16 bits (X0 of 2P <= 16368).
+// The spec's x_i = 2 * (P - mid) of the columns [bx, bx + Lanes) of `in`
+// through pass 1: x[v], one column per lane. Pass 1 is linear up to its
+// products, which see only differences of x, so the offset is taken from
+// X0 alone (`bias` = 8 * 2 mid), once instead of once per row. At 10 bits
+// too, every value fits 16 bits (X0 of 2P <= 16368).
 template <class S>
-HWY_INLINE void forward_pass1(D16 d, const S* const in[8], int bx, V16 bias,
-                              V16 x[8]) {
+HWY_INLINE void forward_pass1_columns(D16 d, const S* const in[8], int bx,
+                                      V16 bias, V16 x[8]) {
   const hn::RebindToUnsigned<D16> du;
   HWY_UNROLL(8)
   for (int i = 0; i < 8; i++) {
@@ -418,14 +420,73 @@ HWY_INLINE void forward_pass1(D16 d, const S* const in[8], int bx, V16 bias,
   }
   forward<1>(d, x);
   x[0] = hn::Sub(x[0], bias);
+}
+
+// The blocks at column bx of `in` through pass 1 and the transpose: x[c],
+// lane v of each block.
+template <class S>
+HWY_INLINE void forward_pass1(D16 d, const S* const in[8], int bx, V16 bias,
+                              V16 x[8]) {
+  forward_pass1_columns(d, in, bx, bias, x);
   transpose(d, x);
 }
 
+// Pass 1 of a block row's 8 source rows over the whole row, made once for
+// all the shifts with that row's sy: pass 1 is vertical, so it is the same
+// for each of them (the sets of 16 shifts and more repeat every sy).
+class Pass1Band {
+ public:
+  // Pass 1 of the columns [-8, width + Lanes - 1) of in[] (rows as
+  // MirroredRows gives them), which a block row's groups read.
+  template <class S>
+  void fill(D16 d, const S* const in[8], int width, V16 bias) {
+    const int n = int(hn::Lanes(d));
+    pitch_ = 8 + width + n;
+    values_.resize(8 * size_t(pitch_));
+    // The last group ends at width + n - 1 (not past the rows' padding); it
+    // may overlap the one before, with the same values.
+    for (int x = -8;; x = std::min(x + n, width - 1)) {
+      V16 v[8];
+      forward_pass1_columns(d, in, x, bias, v);
+      HWY_UNROLL(8)
+      for (int i = 0; i < 8; i++) hn::StoreU(v[i], d, row(i) + x);
+      if (x == width - 1) break;
+    }
+  }
+  // forward_pass1's x for the blocks at column bx.
+  void load(D16 d, int bx, V16 x[8]) const {
+    HWY_UNROLL(8)
+    for (int i = 0; i < 8; i++) x[i] = hn::LoadU(d, row(i) + bx);
+    transpose(d, x);
+  }
+
+ private:
+  int16_t* row(int i) { return values_.data() + size_t(i) * pitch_ + 8; }
+  const int16_t* row(int i) const {
+    return values_.data() + size_t(i) * pitch_ + 8;
+  }
+
+  int pitch_ = 0;
+  std::vector<int16_t> values_;
+};
+
+// A block row's pass 1: from its band where there is one, else made.
+template <class S>
+HWY_INLINE void block_row_pass1(D16 d, const Pass1Band* band,
+                                const S* const in[8], int bx, V16 bias,
+                                V16 x[8]) {
+  if (band)
+    band->load(d, bx, x);
+  else
+    forward_pass1(d, in, bx, bias, x);
+}
+
 // One shift's block row with top `by`, its reconstructions added to
-// `sum(y)` (a row of the ring at its column 0).
+// `sum(y)` (a row of the ring at its column 0); its pass 1 from `band`
+// unless null.
 template <bool kVnni, class SumRow>
 void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
-               int threshold, const SumRow& sum) {
+               int threshold, const SumRow& sum, const Pass1Band* band) {
   const size_t n = hn::Lanes(d);
   const hn::RebindToUnsigned<D16> du;
   const V16 bias = hn::Set(d, 8 * 256), t = hn::Set(d, int16_t(threshold));
@@ -444,7 +505,7 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
   block_row_rows(rows, sum, by, in, out);
   for (int bx = sx > 0 ? sx - 8 : 0; bx < width; bx += int(n)) {
     V16 x[8];
-    forward_pass1(d, in, bx, bias, x);
+    block_row_pass1(d, band, in, bx, bias, x);
     forward<2>(d, x);  // x[u], lane v of each block
     x[0] = hn::IfThenElseZero(hn::Or(is_dc, hn::Gt(hn::Abs(x[0]), t)), x[0]);
     HWY_UNROLL(8)
@@ -476,7 +537,7 @@ void block_row(D16 d, MirroredRows<uint8_t>& rows, int width, int sx, int by,
       inverse<false, kVnni>(d, x);
     transpose(d, x);
     // The column pass adds round_pred to c0..c3, which are within 19500
-    // (deblock_dct_test.cc's Cos16ButterfliesFitSixteenBits): the sums
+    // (dct8_test.cc's Cos16ButterfliesFitSixteenBits): the sums
     // fit 16 bits, and the last stage's saturating adds then give
     // clip16(t + round_pred) for the spec's output t, which rounds and
     // clips to the same sample as clip16(clip16(t) + round_pred).
@@ -519,17 +580,43 @@ void DctRows(const ConstPlane& src, const Plane& dst,
   const auto half = hn::Set(du, uint16_t(shifts / 2));
   // Chunk c is rows [8c, 8c + 8); block rows with tops 8c + sy end in it or
   // the next, so after chunk c's block rows it is complete.
+  // The shifts in order of sy (the sums do not depend on the order), and
+  // for each sy how many shifts have it: where more than one, their block
+  // rows share a band.
+  struct Shift {
+    int sx, sy;
+  };
+  std::vector<Shift> order(shifts);
+  int with_sy[8] = {};
+  for (int k = 0; k < shifts; k++) {
+    dct_shift(shifts, k, &order[k].sx, &order[k].sy);
+    with_sy[order[k].sy]++;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](Shift a, Shift b) { return a.sy < b.sy; });
+  const V16 bias = hn::Set(d, int16_t(16 * (128 << (src.bit_depth - 8))));
+  Pass1Band band;
   const int c_first = (y_begin >> 3) - 1, c_last = (y_end - 1) >> 3;
   for (int c = c_first; c <= c_last; c++) {
-    for (int k = 0; k < shifts; k++) {
-      int sx, sy;
-      dct_shift(shifts, k, &sx, &sy);
-      const int by = 8 * c + sy;
+    int band_sy = -1;
+    for (const Shift& s : order) {
+      const int by = 8 * c + s.sy;
       if (by + 8 <= y_begin || by >= y_end) continue;
+      const Pass1Band* shared = nullptr;
+      if (with_sy[s.sy] > 1) {
+        if (band_sy != s.sy) {
+          const S* in[8];
+          for (int i = 0; i < 8; i++) in[i] = rows.row(by + i);
+          band.fill(d, in, w, bias);
+          band_sy = s.sy;
+        }
+        shared = &band;
+      }
       if constexpr (sizeof(S) == 1)
-        block_row<kVnni>(d, rows, w, sx, by, pp.dct_threshold, sum);
+        block_row<kVnni>(d, rows, w, s.sx, by, pp.dct_threshold, sum, shared);
       else
-        block_row_hbd(d, rows, w, sx, by, pp.dct_threshold, src.bit_depth, sum);
+        block_row_hbd(d, rows, w, s.sx, by, pp.dct_threshold, src.bit_depth,
+                      sum, shared);
     }
     for (int y = std::max(8 * c, y_begin); y < std::min(8 * c + 8, y_end);
          y++) {
@@ -605,7 +692,7 @@ namespace daedalus {
 HWY_EXPORT(dct_rows);
 HWY_EXPORT(dct_rows_hbd);
 
-void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
+void deblock_dct_dsp_init_simd(DeblockDsp* dsp, [[maybe_unused]] bool islands) {
   dsp->dct_rows = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows));
   dsp->dct_rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(dct_rows_hbd));
 #if HWY_ARCH_X86 && (HWY_TARGETS & HWY_AVX3)
@@ -613,7 +700,7 @@ void deblock_dct_dsp_init_simd(DeblockDsp* dsp) {
   // vpdpwssd. Highway's AVX3_DL bit stands for VNNI here (its feature set
   // includes it: Ice Lake and Zen 4 on); this build compiles no AVX3_DL
   // code, but the bit is reported (and restricted by tests) all the same.
-  if (dsp->dct_rows == &N_AVX3::dct_rows &&
+  if (islands && dsp->dct_rows == &N_AVX3::dct_rows &&
       (hwy::SupportedTargets() & HWY_AVX3_DL))
     dsp->dct_rows = &N_AVX3::dct_rows_vnni;
 #endif

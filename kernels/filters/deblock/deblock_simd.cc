@@ -3,7 +3,8 @@
 // independent lines: pass 2 runs a lane per column straight on the plane;
 // pass 1 runs a lane per row on strips of rows transposed into a column-major
 // buffer (on planar planes, mode=vp9 at block sizes 8 and 16 and 10-bit
-// mode=h264 at any: on windows of 16 columns). Where
+// mode=h264 at any: on windows of 16 columns; 10-bit interleaved chroma
+// too). Where
 // exact, the arithmetic stays in 8 bits (averages and saturating ops); only
 // the strong luma filter and VP9's 8 and 16-wide filters widen to 16. VP9's
 // edge filter is in deblock_vp9_simd-inl.h.
@@ -673,29 +674,31 @@ HWY_INLINE void store_blocks(D, hn::VFromD<D> v, const Put& put, int first) {
 // earlier one stored where they overlap (at block size 4, 4 columns). Needs
 // plane.width >= 16. 10-bit rows are written whole (the DSP contract): every
 // window is stored back, and the columns outside the windows are rewritten
-// as values.
-template <Kind K, class S>
+// as values. kStep 2: one channel of interleaved chroma (P010's), whose
+// windows hold both channels' words, 2 x 16 columns: the other channel's are
+// transposed along untouched and stored back as they were (the two
+// channels never run at once: deblock.h). Its words start a word early in
+// the plane's last window (needs plane.width > 16), whose other channel's
+// word after the last column may lie past the row.
+template <Kind K, class S, int kStep>
 HWY_FLATTEN void vertical_windows(const Plane& plane,
                                   const DeblockPlaneParams& pp, int y_begin,
                                   int y_end) {
   const hn::ScalableTag<S> d;
   using V = hn::VFromD<decltype(d)>;
-  constexpr int kT = kTileOf<S>;
+  constexpr int kT = kTileOf<S>, kWords = kTile * kStep;
   const int n = int(hn::Lanes(d)), w = plane.width, b = pp.block_size;
   const int lead = K == Kind::kVp9W16 ? 8 : 4;
   const int edges_end = w - reach(K) + 1;
   const Limits<S> k(pp, plane.bit_depth);
   const V max = hn::Set(d, S(plane.max_value()));
+  // The plane's fields as locals: stores through `rows` cannot change them.
+  const int lsb = plane.lsb, depth = plane.bit_depth;
   const auto value = [&](V v) {
     if constexpr (sizeof(S) == 1)
       return v;
     else
-      return word_values(v, plane.lsb, plane.bit_depth, max);
-  };
-  const auto word = [&](auto v) {
-    if constexpr (sizeof(S) == 2)
-      if (plane.lsb != 0) return hn::ShiftLeftSame(v, plane.lsb);
-    return v;
+      return word_values(v, lsb, depth, max);
   };
   // The windows' first column and the column past the last (they leave no
   // gap between them).
@@ -709,26 +712,36 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
     for (int r = 0; r < n; r++)
       rows[r] = samples<S>(plane, 0, y0 + std::min(r, count - 1));
     // The window from column x0, with edges at its columns first, first + b,
-    // ... below `last`.
-    const auto window = [&](int x0, int first, int last) {
+    // ... below `last`; its words from o before column x0's.
+    const auto window = [&](int x0, int first, int last, auto o_constant) {
+      constexpr int o = decltype(o_constant)::value;
       covered_end = x0 + kTile;
+      const int x = x0 * kStep - o;  // the window's first word in a row
       // As in Strip::load: more streams than prefetchers follow.
-      if (x0 * int(sizeof(S)) % 64 < kTile * int(sizeof(S)))
+      if (x * int(sizeof(S)) % 64 < kWords * int(sizeof(S)))
         for (int r = 0; r < count; r++)
-          hwy::Prefetch(reinterpret_cast<const uint8_t*>(rows[r] + x0) + 192);
-      // The window's columns as vectors (not scalable: an array may hold
-      // them), which the filter reads and writes in registers.
-      V cols[kTile];
-      for (int t = 0; t < kTile; t += kT) {
-        const auto row = [&](int r) { return rows[r] + x0 + t; };
+          hwy::Prefetch(reinterpret_cast<const uint8_t*>(rows[r] + x) + 192);
+      // The window's word columns as vectors (not scalable: an array may
+      // hold them), which the filter reads and writes in registers; column
+      // x0 + c of the plane is word column c kStep + o.
+      V cols[kWords];
+      for (int t = 0; t < kWords; t += kT) {
+        const auto row = [&](int r) { return rows[r] + x + t; };
         transpose_tile(
-            d, [&](int i) { return value(load_blocks(d, row, i)); },
+            d,
+            [&](int i) {
+              const V v = load_blocks(d, row, i);
+              return kStep == 1 ? value(v) : v;
+            },
             [&](int j, V v) { cols[t + j] = v; });
       }
+      if constexpr (kStep != 1)
+        for (int c = 0; c < kTile; c++)
+          cols[c * kStep + o] = value(cols[c * kStep + o]);
       bool changed = false;
       for (int c = first; c < last; c += b) {
-        const auto at = [&](int i) { return cols[c + i]; };
-        const auto put = [&](int i, V v) { cols[c + i] = v; };
+        const auto at = [&](int i) { return cols[(c + i) * kStep + o]; };
+        const auto put = [&](int i, V v) { cols[(c + i) * kStep + o] = v; };
         if constexpr (is_vp9(K)) {
           changed |= vp9_filter_lines<K>(d, at, put, k);
         } else {
@@ -737,10 +750,16 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
         }
       }
       if (sizeof(S) == 1 && !changed) return;
-      for (int t = 0; t < kTile; t += kT) {
+      // 10-bit columns back to words (P010's shifted up), once a window.
+      if constexpr (sizeof(S) == 2) {
+        if (lsb != 0)
+          for (int c = 0; c < kTile; c++)
+            cols[c * kStep + o] = hn::ShiftLeftSame(cols[c * kStep + o], lsb);
+      }
+      for (int t = 0; t < kWords; t += kT) {
         const auto put = [&](int r, auto v) {
           if (r < count)
-            hn::StoreU(word(v), hn::DFromV<decltype(v)>(), rows[r] + x0 + t);
+            hn::StoreU(v, hn::DFromV<decltype(v)>(), rows[r] + x + t);
         };
         transpose_tile(
             d, [&](int j) { return cols[t + j]; },
@@ -751,7 +770,15 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
       const int x0 = std::min(e - lead, w - kTile);
       // Edges whose reach ends within the window.
       const int last = std::min(edges_end, x0 + kTile - reach(K) + 1);
-      window(x0, e - x0, last - x0);
+      const auto run = [&](auto o) { window(x0, e - x0, last - x0, o); };
+      if constexpr (kStep != 1) {
+        if (x0 == w - kTile)
+          run(std::integral_constant<int, 1>());
+        else
+          run(std::integral_constant<int, 0>());
+      } else {
+        run(std::integral_constant<int, 0>());
+      }
       e += (last - e + b - 1) / b * b;
     }
     if constexpr (sizeof(S) == 2) {
@@ -778,7 +805,12 @@ void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
       K == Kind::kVp9W8 || K == Kind::kVp9W16 || (sizeof(S) == 2 && !is_vp9(K));
   if constexpr (kWindows) {
     if (plane.step == int(sizeof(S)) && plane.width >= kTile)
-      return vertical_windows<K, S>(plane, pp, y_begin, y_end);
+      return vertical_windows<K, S, 1>(plane, pp, y_begin, y_end);
+    // 10-bit interleaved chroma too (8-bit keeps the strips).
+    if constexpr (sizeof(S) == 2) {
+      if (plane.step == 2 * int(sizeof(S)) && plane.width > kTile)
+        return vertical_windows<K, S, 2>(plane, pp, y_begin, y_end);
+    }
   }
 #endif
   using DK = LineTag<K, S>;

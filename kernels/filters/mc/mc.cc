@@ -152,10 +152,10 @@ void mc_frame(const McDsp& dsp, const Frame& dst, const ConstFrame& src,
             });
 }
 
-void mc_dsp_init(McDsp* dsp) {
+void mc_dsp_init(McDsp* dsp, [[maybe_unused]] bool islands) {
   mc_dsp_init_ref(dsp);
 #if DAEDALUS_HAVE_SIMD
-  mc_dsp_init_simd(dsp);
+  mc_dsp_init_simd(dsp, islands);
 #endif
 }
 

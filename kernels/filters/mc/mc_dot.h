@@ -1,6 +1,7 @@
 // mc's dot-product islands (mc_simd.cc): on x86 AVX-512 VNNI, VBMI and VBMI2
-// inside the AVX3 target, on aarch64 the dot-product instructions inside the
-// NEON target. Highway 1.0.3 has no such ops, so they are intrinsics, used only
+// inside the AVX3 target (10-bit rows: VNNI's vpdpwssd alone), on aarch64
+// the dot-product instructions inside the NEON target. Highway 1.0.3 has no
+// such ops, so they are intrinsics (vpdpwssd inline assembly), used only
 // where the CPU reports them.
 #pragma once
 
@@ -12,9 +13,5 @@ namespace daedalus {
 // AVX512_VBMI and AVX512_VBMI2 on x86, HWCAP_ASIMDDP (getauxval) on
 // aarch64.
 bool mc_cpu_has_dot_products();
-
-// mc_dsp_init_simd with the islands allowed or not: without, the rows a
-// CPU lacking them runs, which tests compare on a CPU that has them.
-void mc_dsp_init_simd(McDsp* dsp, bool dot_products);
 
 }  // namespace daedalus

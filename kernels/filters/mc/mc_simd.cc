@@ -154,23 +154,40 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   std::fill(out, out + left, value(0));
   int j = left;
   const DU16 du;
+  using VU = hn::Vec<DU16>;
   const int N = static_cast<int>(hn::Lanes(du));
   const auto* words = reinterpret_cast<const uint16_t*>(src.row(c));
-  const auto mask = hn::Set(du, static_cast<uint16_t>(src.max_value()));
-  const auto put = [&](hn::Vec<DU16> v) {
-    v = hn::And(hn::ShiftRightSame(v, src.lsb), mask);
-    hn::StoreU(hn::ShiftLeftSame(v, shift), du, out + j);
-  };
-  if (src.step == 2) {
-    for (; j + N <= right; j += N) put(hn::LoadU(du, words + x0 + j));
-  } else {
-    // P010 chroma: the channel's words are every other one of the row, as
-    // Deinterleave reads bytes (stopping a sample short, for the same reason).
-    for (; j + N < right; j += N) {
-      hn::Vec<DU16> even, odd;
-      hn::LoadInterleaved2(du, words + 2 * (x0 + j), even, odd);
-      put(even);
+  // The plane's fields as locals: stores to `out` cannot change them.
+  const int lsb = src.lsb, step = src.step, bits = src.bit_depth;
+  const uint16_t max = static_cast<uint16_t>(src.max_value());
+  const auto copy = [&](auto word_value) {
+    if (step == 2) {
+      for (; j + N <= right; j += N)
+        hn::StoreU(word_value(hn::LoadU(du, words + x0 + j)), du, out + j);
+    } else {
+      // P010 chroma: the channel's words are every other one of the row, as
+      // Deinterleave reads bytes (stopping a sample short, for the same
+      // reason).
+      for (; j + N < right; j += N) {
+        VU even, odd;
+        hn::LoadInterleaved2(du, words + 2 * (x0 + j), even, odd);
+        hn::StoreU(word_value(even), du, out + j);
+      }
     }
+  };
+  // One instruction a vector where the value stays in place (a mask) or
+  // goes from the top bits to the bottom (P010's into a scratch row).
+  if (lsb == shift) {
+    const VU mask = hn::Set(du, static_cast<uint16_t>(max << lsb));
+    copy([&](VU v) { return hn::And(v, mask); });
+  } else if (shift == 0 && lsb + bits == 16) {
+    copy([&](VU v) { return hn::ShiftRightSame(v, lsb); });
+  } else {
+    const VU mask = hn::Set(du, max);
+    copy([&](VU v) {
+      return hn::ShiftLeftSame(hn::And(hn::ShiftRightSame(v, lsb), mask),
+                               shift);
+    });
   }
   for (; j < right; j++) out[j] = value(x0 + j);
   std::fill(out + right, out + len, value(w - 1));
@@ -197,11 +214,10 @@ void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
   for (int j = right; j < len; j += N) hn::StoreU(last, d, out + j);
 }
 
-// 10-bit words as the plane holds them, the bits outside the value cleared
-// (what the horizontal passes decode, in place or here).
+// 10-bit words as their values, which the horizontal passes read.
 void ExtendScratch(const ConstPlane& src, int c, int x0, int len,
                    uint16_t* HWY_RESTRICT out) {
-  Extend(src, c, x0, len, out, src.lsb);
+  Extend(src, c, x0, len, out);
 }
 
 // Stores an output row written to tmp into one channel of NV12 or P010
@@ -218,7 +234,9 @@ void Scatter(const Plane& dst, int y, const S* HWY_RESTRICT tmp) {
 // e[gG .. gG + G + kTail - 1], the 8 taps' bytes and, on x86, the rest of a
 // 16-byte block. Groups [lo, hi), whose windows lie inside the row, read it
 // in place; the others an edge-extended copy. The same for every row of a
-// call. Interleaved chroma (NV12, P010) always reads the copy.
+// call. Interleaved chroma (NV12, P010) always reads the copy, and so do
+// 10-bit rows, whose words the copy decodes once for the 8 loads of each
+// sample.
 constexpr ptrdiff_t kTail = 16;
 
 template <class S>
@@ -230,7 +248,7 @@ struct Inside {
     const ptrdiff_t end =
         HWY_MIN(w - kTail - x0 >= 0 ? (w - kTail - x0) / g : 0,
                 static_cast<ptrdiff_t>(groups));
-    if (src.step == int(sizeof(S)) && first < end) {
+    if (sizeof(S) == 1 && src.step == 1 && first < end) {
       lo = static_cast<size_t>(first);
       hi = static_cast<size_t>(end);
     }
@@ -265,6 +283,10 @@ class Window {
   const S* group(size_t g) const {
     return g - lo_ < hi_ - lo_ ? inside_ + (g - lo_) * G_ : ext_ + g * G_;
   }
+
+  // The groups from g on, one after the other, where all are in the copy
+  // (10-bit windows).
+  const S* copied(size_t g) const { return ext_ + g * G_; }
 
  private:
   const S* ext_;
@@ -615,6 +637,48 @@ void PairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 }
 #endif
 
+// The 10-bit 8-tap vertical pass over pair rows (PairWords): pair row p,
+// in scratch rows 8 + 2 (p & 7) and 9 + 2 (p & 7), pairs source rows
+// clamp(p) and clamp(p + 1), filtered by source_row(c, out) into slot c & 7
+// (each once: a pair row needs rows at most 7 before the newest, which the
+// 8 slots still hold); output row y reads pair rows y + iy - 3 + {0, 2, 4,
+// 6}, so each pair row serves 4 output rows.
+template <bool kVnni, class SourceRow>
+void WordPairRows(const Plane& dst, int iy, int h, const int16_t* taps,
+                  int maxv, Scratch<uint16_t>& s, const SourceRow& source_row,
+                  int y_begin, int y_end) {
+  const size_t G = 2 * hn::Lanes(D16());
+  int tags[8], pair_tags[8];
+  std::fill(tags, tags + 8, INT_MIN);
+  std::fill(pair_tags, pair_tags + 8, INT_MIN);
+  const auto row = [&](int c) {
+    c = std::clamp(c, 0, h - 1);
+    uint16_t* slot = s.slot(c);
+    if (tags[c & 7] != c) {
+      tags[c & 7] = c;
+      source_row(c, slot);
+    }
+    return slot;
+  };
+  const auto pair_row = [&](int p) {
+    auto* out = reinterpret_cast<uint16_t*>(s.row(8 + 2 * (p & 7)));
+    if (pair_tags[p & 7] != p) {
+      pair_tags[p & 7] = p;
+      const uint16_t* a = row(p);
+      PairWords(a, row(p + 1), s.groups * G, out);
+    }
+    return out;
+  };
+  for (int y = y_begin; y < y_end; y++) {
+    const int a = y + iy - 3;
+    const uint16_t* pairs[4] = {pair_row(a), pair_row(a + 2), pair_row(a + 4),
+                                pair_row(a + 6)};
+    WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, uint16_t* out) {
+      Vertical8Words<kVnni>(pairs, taps, maxv, g0, count, out, dst.lsb);
+    });
+  }
+}
+
 #if MC_DOT_ISLAND
 // The 8-tap vertical pass of output rows [y_begin, y_end) through the
 // island's quad rows: quad row k holds source rows clamp(b + 4k + m), m < 4,
@@ -662,8 +726,9 @@ void QuadRows(const Plane& dst, int iy, int h, const int16_t* taps,
 #endif
 
 // `dot`: the 8-bit 8-tap passes through the target's dot-product island
-// (MC_DOT_ISLAND), which the caller has found the CPU to have.
-template <class S>
+// (MC_DOT_ISLAND), the 10-bit ones through its vpdpwssd (kWordsVnni);
+// the caller has found the CPU to have them.
+template <class S, bool kVnni = false>
 void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
             McFilter filter, int y_begin, int y_end,
             [[maybe_unused]] bool dot = false) {
@@ -678,10 +743,12 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fx];
   const int16_t* taps_y =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fy];
-  // The quad rows' spares (QuadRows): rows 8 .. 13.
-  Scratch<S> s(w, G, MC_DOT_ISLAND && dot ? 6 : 0);
+  // The spares: the quad rows' (QuadRows), rows 8 .. 13; the pair rows'
+  // (WordPairRows), rows 8 .. 23.
+  const int spares = kBytes ? (MC_DOT_ISLAND && dot ? 6 : 0)
+                            : (bilinear || sh.fy == 0 ? 0 : 16);
+  Scratch<S> s(w, G, spares);
   const Inside<S> inside(src, sh.ix, G, s.groups);
-  const Decode dec(src);  // 10-bit windows' words
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
   // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
   // by it (the plane's lsb in an output row).
@@ -689,9 +756,9 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
                               auto out, int shift) {
     if constexpr (!kBytes) {
       if (bilinear)
-        LerpHorizontalWords(e, sh.fx, dec, g0, count, out, shift);
+        LerpHorizontalWords(e, sh.fx, g0, count, out, shift);
       else
-        Horizontal8Words(e, taps_x, maxv, dec, g0, count, out, shift);
+        Horizontal8Words<kVnni>(e, taps_x, maxv, g0, count, out, shift);
     } else if (bilinear) {
       LerpHorizontal(e, sh.fx, g0, count, out);
     } else {
@@ -712,13 +779,15 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   };
   // Source row c filtered horizontally, or widened, into out.
   const auto source_row = [&](int c, auto out) {
+    if constexpr (!kBytes) {
+      if (sh.fx == 0)
+        return Extend(src, c, sh.ix, static_cast<int>(s.groups * G), out);
+    }
     const Window<S> e(src, c, sh.ix, G, s.groups, inside, s.ext);
     if (sh.fx != 0)
       horizontal(e, 0, s.groups, out, 0);
     else if constexpr (kBytes)
       Widen(e, s.groups, out);
-    else
-      WidenWords(e, dec, s.groups, out);
   };
 
   if (sh.fy == 0) {
@@ -773,6 +842,13 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     }
   }
 #endif
+  if constexpr (!kBytes) {
+    if (!bilinear) {
+      WordPairRows<kVnni>(dst, sh.iy, h, taps_y, maxv, s, source_row, y_begin,
+                          y_end);
+      return;
+    }
+  }
   // Vertical filtering over rows clamp(y + iy + top + k), k < taps. Within
   // a window the clamped row numbers are consecutive, so c & 7 names a slot
   // no other row of the window uses.
@@ -792,10 +868,7 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
     }
     WriteRow(dst, y, G, s.tmp, [&](size_t g0, size_t count, S* out) {
       if constexpr (!kBytes) {
-        if (bilinear)
-          LerpVerticalWords(rows[0], rows[1], sh.fy, g0, count, out, dst.lsb);
-        else
-          Vertical8Words(rows, taps_y, maxv, g0, count, out, dst.lsb);
+        LerpVerticalWords(rows[0], rows[1], sh.fy, g0, count, out, dst.lsb);
       } else if (bilinear) {
         LerpVertical(rows[0], rows[1], sh.fy, g0, count, out);
       } else if (OuterTapsMinusOne(taps_y)) {
@@ -830,6 +903,16 @@ void McRowsWords(const Plane& dst, const ConstPlane& src,
   McRows<uint16_t>(dst, src, sh, filter, y_begin, y_end);
 }
 
+// The same through the target's vpdpwssd (if it has one, McHasWordsIsland),
+// installed where the CPU has the 8-bit island's instructions too.
+bool McHasWordsIsland() { return kWordsVnni; }
+
+void McRowsWordsDot(const Plane& dst, const ConstPlane& src,
+                    const McPlaneShift& sh, McFilter filter, int y_begin,
+                    int y_end) {
+  McRows<uint16_t, kWordsVnni>(dst, src, sh, filter, y_begin, y_end);
+}
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace daedalus
@@ -842,6 +925,8 @@ HWY_EXPORT(McRowsBytes);
 HWY_EXPORT(McRowsBytesDot);
 HWY_EXPORT(McHasDotIsland);
 HWY_EXPORT(McRowsWords);
+HWY_EXPORT(McHasWordsIsland);
+HWY_EXPORT(McRowsWordsDot);
 
 bool mc_cpu_has_dot_products() {
 #if HWY_ARCH_X86
@@ -856,16 +941,18 @@ bool mc_cpu_has_dot_products() {
 #endif
 }
 
-void mc_dsp_init_simd(McDsp* dsp, bool dot_products) {
-  const bool island = dot_products &&
-                      simd_dispatch(HWY_DISPATCH_TABLE(McHasDotIsland))() &&
-                      mc_cpu_has_dot_products();
+void mc_dsp_init_simd(McDsp* dsp, bool islands) {
+  const bool cpu = islands && mc_cpu_has_dot_products();
+  const bool island =
+      cpu && simd_dispatch(HWY_DISPATCH_TABLE(McHasDotIsland))();
+  const bool words_island =
+      cpu && simd_dispatch(HWY_DISPATCH_TABLE(McHasWordsIsland))();
   dsp->rows = simd_dispatch(island ? HWY_DISPATCH_TABLE(McRowsBytesDot)
                                    : HWY_DISPATCH_TABLE(McRowsBytes));
-  dsp->rows_hbd = simd_dispatch(HWY_DISPATCH_TABLE(McRowsWords));
+  dsp->rows_hbd =
+      simd_dispatch(words_island ? HWY_DISPATCH_TABLE(McRowsWordsDot)
+                                 : HWY_DISPATCH_TABLE(McRowsWords));
 }
-
-void mc_dsp_init_simd(McDsp* dsp) { mc_dsp_init_simd(dsp, true); }
 
 }  // namespace daedalus
 #endif

@@ -63,6 +63,11 @@ struct BackendOptions {
   // going to the CPU threads; clamped to [0, 1] (HybridBackend::
   // set_gpu_share changes it later).
   double gpu_share = 0.5;
+  // The cpu backend: whether its SIMD may take the intrinsic islands (CDEF's
+  // byte filters, MC's dot products, mode=dct's VNNI rows) where the CPU has
+  // their instructions; false runs the Highway code a CPU lacking them runs
+  // (the harness walks both on a CPU that has them).
+  bool simd_islands = true;
 };
 
 // Whether this build has the backend at all; a backend built in may still

@@ -125,8 +125,10 @@ inline const CdefLeaves& cdef_leaves(const CdefDsp& dsp,
 void cdef_dsp_init_ref(CdefDsp* dsp);
 
 // The init ladder: the reference, then every faster implementation this build
-// has and this CPU supports.
-void cdef_dsp_init(CdefDsp* dsp);
+// has and this CPU supports; with `islands` false, without the byte island of
+// the 8-bit filters (AVX-512 VBMI, VBMI2, VNNI and GFNI intrinsics): what a
+// CPU lacking them runs, which tests compare on a CPU that has them.
+void cdef_dsp_init(CdefDsp* dsp, bool islands = true);
 
 inline int cdef_block_rows(const ConstFrame& frame) {
   return (frame.planes[0].height + 7) >> 3;

@@ -190,8 +190,10 @@ DeblockDctRowsFn deblock_dct_rows_fn(const DeblockDsp& dsp,
 void deblock_dsp_init_ref(DeblockDsp* dsp);
 
 // The init ladder: the reference, then every faster implementation this build
-// has and this CPU supports.
-void deblock_dsp_init(DeblockDsp* dsp);
+// has and this CPU supports; with `islands` false, without mode=dct's AVX-512
+// VNNI rows: what a CPU lacking VNNI runs, which tests compare on a CPU that
+// has it.
+void deblock_dsp_init(DeblockDsp* dsp, bool islands = true);
 
 // The grid's block size: block_size, or 8 in mode=dct.
 int deblock_grid_block(const DeblockParams& params);

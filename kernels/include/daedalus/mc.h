@@ -70,8 +70,10 @@ inline McRowsFn mc_rows_fn(const McDsp& dsp, const ConstFrame& frame) {
 void mc_dsp_init_ref(McDsp* dsp);
 
 // The init ladder: the reference, then every faster implementation this build
-// has and this CPU supports.
-void mc_dsp_init(McDsp* dsp);
+// has and this CPU supports; with `islands` false, without the dot-product
+// islands of the 8-bit rows (AVX-512 VNNI, aarch64 dotprod): what a CPU
+// lacking them runs, which tests compare on a CPU that has them.
+void mc_dsp_init(McDsp* dsp, bool islands = true);
 
 // Translates every plane of `src` into `dst` (of the same format and bit
 // depth), split into row bands on `pool`

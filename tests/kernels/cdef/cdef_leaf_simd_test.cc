@@ -32,12 +32,7 @@ struct Leaves {
   CdefDsp ref, simd;
   explicit Leaves(bool islands = true) {
     cdef_dsp_init_ref(&ref);
-    if (islands) {
-      cdef_dsp_init(&simd);
-    } else {
-      cdef_dsp_init_ref(&simd);
-      cdef_dsp_init_simd(&simd, false);
-    }
+    cdef_dsp_init(&simd, islands);
   }
 };
 

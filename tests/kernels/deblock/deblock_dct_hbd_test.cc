@@ -5,7 +5,7 @@
 // two bits the 8-bit output does not have) and the storage of the values
 // (bits outside them ignored, written 0 in every sample the filter writes;
 // P010's in the high bits). The transform pair at 10 bits:
-// deblock_dct_test.cc.
+// tests/kernels/common/dct8_test.cc.
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -2,13 +2,18 @@
 // implementations, named <group>.<case>, run by a suite each (meson.build):
 //   HarnessSimd: the cpu backend on one thread, once per Highway target this
 //     build compiles and this CPU supports (the DSP init ladders pick exactly
-//     that target while the backend is created); and each DSP row's entry
-//     as the ladder fills it for each of those targets;
+//     that target while the backend is created), and a second time without
+//     the intrinsic islands where the case's kernel has some on the target
+//     that this CPU runs (AVX3's CDEF byte filters, MC dot products and
+//     mode=dct VNNI rows), so that the Highway code a CPU without them runs
+//     is walked too; and each DSP row's entry as the ladder fills it for
+//     each of those targets;
 //   HarnessThreads: the cpu backend split across pools of several threads;
 //   HarnessGpu: the gpu and hybrid backends, on whatever Vulkan device the
 //     machine has (skipped where it has none).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +23,10 @@
 
 #if DAEDALUS_TEST_SIMD
 #include <hwy/targets.h>
+
+#include "daedalus/cdef.h"
+#include "daedalus/deblock.h"
+#include "daedalus/mc.h"
 #endif
 #if DAEDALUS_TEST_VULKAN
 #include "daedalus/backend_hybrid.h"
@@ -31,6 +40,49 @@ namespace {
 // suite, which GoogleTest wants of one fixture class.
 class SimdSuite : public ::testing::Test {};
 
+#if DAEDALUS_TEST_SIMD
+// Restricts Highway to `target`, so that the init ladders pick exactly it,
+// plus AVX3_DL's feature bit on AVX3 where the CPU has it and this build
+// compiles no AVX3_DL code: mode=dct's VNNI rows go by that bit
+// (deblock_dct_simd.cc), which the AVX3 target alone lacks. `supported`:
+// hwy::SupportedTargets() before any restriction.
+void restrict_to(int64_t target, int64_t supported) {
+  const int64_t feature_bits =
+      target == HWY_AVX3 ? supported & HWY_AVX3_DL & ~HWY_TARGETS : 0;
+  hwy::SetSupportedTargetsForTest(target | feature_bits);
+}
+
+// Whether the init ladders fill an entry `kernel` runs differently with the
+// islands allowed than without, for the targets in force.
+bool has_islands(Kernel kernel) {
+  DeblockDsp deblock[2] = {};
+  CdefDsp cdef[2] = {};
+  McDsp mc[2] = {};
+  for (int i : {0, 1}) {
+    deblock_dsp_init(&deblock[i], i == 0);
+    cdef_dsp_init(&cdef[i], i == 0);
+    mc_dsp_init(&mc[i], i == 0);
+  }
+  const DeblockDsp &with = deblock[0], &without = deblock[1];
+  switch (kernel) {
+    case Kernel::DeblockH264:
+    case Kernel::DeblockVp9:
+      return with.vertical_edges != without.vertical_edges ||
+             with.horizontal_edges != without.horizontal_edges ||
+             with.vertical_edges_hbd != without.vertical_edges_hbd ||
+             with.horizontal_edges_hbd != without.horizontal_edges_hbd;
+    case Kernel::DeblockDct:
+      return with.dct_rows != without.dct_rows ||
+             with.dct_rows_hbd != without.dct_rows_hbd;
+    case Kernel::Cdef:
+      return std::memcmp(&cdef[0], &cdef[1], sizeof cdef[0]) != 0;
+    case Kernel::Mc:
+      return std::memcmp(&mc[0], &mc[1], sizeof mc[0]) != 0;
+  }
+  return false;
+}
+#endif
+
 class SimdGroup : public SimdSuite {
  public:
   explicit SimdGroup(const Case& c) : case_(c) {}
@@ -39,10 +91,17 @@ class SimdGroup : public SimdSuite {
     std::vector<std::unique_ptr<Backend>> backends;
     std::vector<Subject> subjects;
 #if DAEDALUS_TEST_SIMD
+    const int64_t supported = hwy::SupportedTargets();
     for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-      hwy::SetSupportedTargetsForTest(target);
+      restrict_to(target, supported);
+      const std::string name = hwy::TargetName(target);
       backends.push_back(make_backend(BackendKind::Cpu, {.threads = 1}));
-      subjects.push_back({hwy::TargetName(target), backends.back().get(), {}});
+      subjects.push_back({name, backends.back().get(), {}});
+      if (!has_islands(case_.kernel)) continue;
+      backends.push_back(make_backend(BackendKind::Cpu,
+                                      {.threads = 1, .simd_islands = false}));
+      subjects.push_back(
+          {name + " without islands", backends.back().get(), {}});
     }
     hwy::SetSupportedTargetsForTest(0);
     run_case(case_, subjects, {});
@@ -62,8 +121,9 @@ class DspSimdGroup : public SimdSuite {
   void TestBody() override {
 #if DAEDALUS_TEST_SIMD
     std::vector<DspSubject> subjects;
+    const int64_t supported = hwy::SupportedTargets();
     for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-      hwy::SetSupportedTargetsForTest(target);
+      restrict_to(target, supported);
       subjects.push_back({hwy::TargetName(target), case_.ladder()});
     }
     hwy::SetSupportedTargetsForTest(0);

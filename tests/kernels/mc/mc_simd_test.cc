@@ -19,16 +19,15 @@
 
 #include "daedalus/mc.h"
 #include "filters/mc/mc_dot.h"
+#include "mc_test_helpers.h"
 #include "simd_targets.h"
 #include "test_util.h"
 
 namespace daedalus {
 namespace {
 
-constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
-                                 McFilter::Smooth, McFilter::Bilinear};
-constexpr McFilter k8TapFilters[] = {McFilter::Regular, McFilter::Sharp,
-                                     McFilter::Smooth};
+using test::kMc8TapFilters;
+using test::kMcFilters;
 
 const int16_t* taps(McFilter filter, int phase) {
   return kVp9Filters[static_cast<int>(filter)][phase];
@@ -89,12 +88,7 @@ void prepare_outputs(Image& want, Image& got, std::mt19937& gen) {
 struct Dsps {
   explicit Dsps(bool dot_products) {
     mc_dsp_init_ref(&ref);
-    if (dot_products) {
-      mc_dsp_init(&simd);
-    } else {
-      mc_dsp_init_ref(&simd);
-      mc_dsp_init_simd(&simd, false);
-    }
+    mc_dsp_init(&simd, dot_products);
   }
   McDsp ref, simd;
 };
@@ -102,7 +96,10 @@ struct Dsps {
 // Both where the target under test has an island the CPU runs, else the
 // one set of rows once.
 std::vector<bool> island_modes() {
-  if (Dsps(true).simd.rows == Dsps(false).simd.rows) return {false};
+  const Dsps with(true), without(false);
+  if (with.simd.rows == without.simd.rows &&
+      with.simd.rows_hbd == without.simd.rows_hbd)
+    return {false};
   return {true, false};
 }
 
@@ -137,7 +134,8 @@ void expect_frame_matches(const Dsps& dsps, const Image& src,
 
 // The island is installed exactly where the target has one and the CPU
 // reports its instructions (on x86 as the compiler's own CPUID check sees
-// them), and the rows without it are the target's own.
+// them), and the rows without it are the target's own. 10-bit rows have one
+// on AVX3 (vpdpwssd) only.
 TEST_P(McSimd, DotProductIslandWhereTheCpuHasIt) {
   const Dsps with(true), without(false);
   const bool island_target = GetParam() == HWY_AVX3 || GetParam() == HWY_NEON;
@@ -149,11 +147,15 @@ TEST_P(McSimd, DotProductIslandWhereTheCpuHasIt) {
                 __builtin_cpu_supports("avx512vbmi2"));
 #endif
   EXPECT_NE(without.simd.rows, without.ref.rows);
+  EXPECT_NE(without.simd.rows_hbd, without.ref.rows_hbd);
   if (island_target && mc_cpu_has_dot_products())
     EXPECT_NE(with.simd.rows, without.simd.rows);
   else
     EXPECT_EQ(with.simd.rows, without.simd.rows);
-  EXPECT_EQ(with.simd.rows_hbd, without.simd.rows_hbd);
+  if (GetParam() == HWY_AVX3 && mc_cpu_has_dot_products())
+    EXPECT_NE(with.simd.rows_hbd, without.simd.rows_hbd);
+  else
+    EXPECT_EQ(with.simd.rows_hbd, without.simd.rows_hbd);
 }
 
 TEST_P(McSimd, InstallsItsOwnRows) {
@@ -179,7 +181,7 @@ TEST_P(McSimd, EveryPhasePairEveryBank) {
                           33, 63, 64, 65, 130, 255, 256, 257};
     int trial = 0;
     for (PixelFormat format : kGray)
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (int fy = 0; fy < 16; fy++)
           for (int fx = 0; fx < 16; fx++) {
             const int w = widths[trial % std::size(widths)];
@@ -211,7 +213,7 @@ TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
     std::mt19937 gen = test::rng(2);
     std::uniform_int_distribution<int> shift(-2, 2);
     for (PixelFormat format : kGray)
-      for (McFilter filter : k8TapFilters)
+      for (McFilter filter : kMc8TapFilters)
         for (int fy = 0; fy < 16; fy++)
           for (int fx = 0; fx < 16; fx++)
             for (int invert = 0; invert < 4; invert++) {
@@ -234,7 +236,7 @@ TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
 // and 255 * every positive tap. The fill above reaches both ends.
 TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
   int most = 0;
-  for (McFilter filter : k8TapFilters)
+  for (McFilter filter : kMc8TapFilters)
     for (int f = 0; f < 16; f++) {
       int negative = 0, positive = 0;
       for (int k = 0; k < 8; k++)
@@ -259,14 +261,14 @@ TEST_P(McSimd, ShiftsBeyondThePlane) {
           for (int iy : {-65536, -h - 5, -1, h - 1, h + 4, 65535}) {
             Image src(format, w, h, 3);
             fill_source(src, gen);
-            for (McFilter filter : kFilters)
+            for (McFilter filter : kMcFilters)
               for (auto [fx, fy] : {std::pair{0, 0}, {5, 0}, {0, 11}, {8, 3}})
                 expect_plane_matches(dsps, src, {ix, iy, fx, fy}, filter);
           }
     for (PixelFormat format : {PixelFormat::NV12, PixelFormat::P010_10LE}) {
       Image src(format, 37, 19, 2);
       fill_source(src, gen);
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (double d : {4096.0, -4096.0, 4095.7, -4095.3, 40.5})
           expect_frame_matches(dsps, src, {d, -d, filter}, 3);
     }
@@ -289,7 +291,7 @@ TEST_P(McSimd, WindowsAgainstTheEdges) {
         for (int ix = -140; ix <= 140; ix += 7) shifts.push_back(ix);
         for (int ix = -6; ix <= 6; ix++) shifts.push_back(ix);
         for (int ix : shifts)
-          for (McFilter filter : kFilters)
+          for (McFilter filter : kMcFilters)
             for (auto [fx, fy] : {std::pair{9, 0}, {0, 4}, {2, 13}})
               expect_plane_matches(dsps, src, {ix, -1, fx, fy}, filter);
       }
@@ -310,7 +312,7 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
         fill_source(src, gen);
         const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());
         const McRowsFn simd = mc_rows_fn(dsps.simd, src.frame());
-        for (McFilter filter : kFilters)
+        for (McFilter filter : kMcFilters)
           for (auto [fx, fy] : {std::pair{0, 0}, {7, 0}, {0, 9}, {13, 2}})
             for (int p = 1; p < 3; p++) {
               test::fill(want, [](int, int, int) { return 0x5A; });
@@ -344,7 +346,7 @@ TEST_P(McSimd, TouchesNothingOutsideTheRows) {
         for (test::GuardSide side :
              {test::GuardSide::Before, test::GuardSide::After}) {
           const test::GuardedFrame in(src, side);
-          for (McFilter filter : kFilters)
+          for (McFilter filter : kMcFilters)
             for (double dx : {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 40.0})
               for (double dy : {0.0, -1.6}) {
                 const McParams params{dx, dy, filter};
@@ -375,7 +377,7 @@ TEST_P(McSimd, BandsComposeInAnyOrder) {
       Image src(format, w, h, 2);
       Image want(format, w, h, 2), got(format, w, h, 2);
       fill_source(src, gen);
-      const McFilter filter = kFilters[(trial / 2) % 4];
+      const McFilter filter = kMcFilters[(trial / 2) % 4];
       const McPlaneShift s{shift(gen), shift(gen), phase(gen), phase(gen)};
       const ConstPlane in = src.frame().planes[0];
       const McRowsFn ref = mc_rows_fn(dsps.ref, src.frame());

@@ -9,15 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "mc_test_helpers.h"
 #include "test_util.h"
 
 namespace daedalus {
 namespace {
 
-constexpr McFilter kFilters[] = {McFilter::Regular, McFilter::Sharp,
-                                 McFilter::Smooth, McFilter::Bilinear};
-constexpr McFilter k8TapFilters[] = {McFilter::Regular, McFilter::Sharp,
-                                     McFilter::Smooth};
+using test::kMc8TapFilters;
+using test::kMcFilters;
 
 std::string name(McFilter filter) {
   return std::string(mc_filter_name(filter));
@@ -89,7 +88,7 @@ TEST(McTables, KnownVp9Taps) {
 }
 
 TEST(McTables, PhaseZeroIsIdentityAndEveryPhaseSumsTo128) {
-  for (McFilter filter : k8TapFilters) {
+  for (McFilter filter : kMc8TapFilters) {
     expect_taps(filter, 0, {0, 0, 0, 128, 0, 0, 0, 0});
     for (int f = 0; f < 16; f++) {
       int sum = 0;
@@ -103,7 +102,7 @@ TEST(McTables, PhaseZeroIsIdentityAndEveryPhaseSumsTo128) {
 // Phase 16 - f is phase f mirrored about the half-sample point between taps
 // 3 and 4: the banks are symmetric.
 TEST(McTables, PhasesMirror) {
-  for (McFilter filter : k8TapFilters) {
+  for (McFilter filter : kMc8TapFilters) {
     const auto& bank = kVp9Filters[static_cast<int>(filter)];
     for (int f = 1; f < 16; f++)
       for (int k = 0; k < 8; k++)
@@ -162,7 +161,7 @@ TEST(McParams, Validation) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(mc_params_valid({}));
-  for (McFilter filter : kFilters) {
+  for (McFilter filter : kMcFilters) {
     EXPECT_TRUE(mc_params_valid({4096.0, -4096.0, filter}));
     EXPECT_TRUE(mc_params_valid({-0.3, 1234.5, filter}));
   }
@@ -175,7 +174,7 @@ TEST(McParams, Validation) {
 }
 
 TEST(McParams, NoopOnlyWhenLumaRoundsToZero) {
-  for (McFilter filter : kFilters) {
+  for (McFilter filter : kMcFilters) {
     EXPECT_TRUE(mc_is_noop({0.0, 0.0, filter}));
     EXPECT_TRUE(mc_is_noop({0.03, -0.031, filter}));  // |16 d| < 0.5
     EXPECT_TRUE(mc_is_noop({-0.0, 1e-9, filter}));
@@ -209,7 +208,7 @@ TEST(McKnownAnswer, ImpulseSpellsTheTaps) {
     test::fill(src, [&](int, int x, int y) {
       return uint8_t((vertical ? y : x) == 8 ? 192 : 64);
     });
-    for (McFilter filter : kFilters)
+    for (McFilter filter : kMcFilters)
       for (int i : {0, -1, 2})
         for (int f = 1; f < 16; f++) {
           blank(dst);
@@ -339,7 +338,7 @@ TEST(McProperty, IntegerShiftsAreClampedCopies) {
     blank(dst);
     test::fill_random(src, gen);
     const int shifts[] = {0, 1, -1, 3, -5, w, -w, h + 7, -h - 7, 4096, -4096};
-    for (McFilter filter : kFilters)
+    for (McFilter filter : kMcFilters)
       for (int ix : shifts)
         for (int iy : shifts) {
           shift_plane(dst, src, {ix, iy, 0, 0}, filter);
@@ -360,7 +359,7 @@ TEST(McProperty, EvenIntegerTranslationCopiesEveryPlane) {
     Image src(format, 7, 5, 2), dst(format, 7, 5, 2);
     blank(dst);
     test::fill_random(src, gen);
-    for (McFilter filter : kFilters)
+    for (McFilter filter : kMcFilters)
       for (auto [dx, dy] : {std::pair{2.0, -4.0}, {-6.0, 0.0}, {4096.0, 2.0}}) {
         translate(dst, src, dx, dy, filter);
         const ConstFrame f = src.frame();
@@ -390,7 +389,7 @@ TEST(McProperty, IntegerPartOnlyMovesTheWindow) {
   Image src(PixelFormat::GRAY8, 17, 9, 3);
   Image a(PixelFormat::GRAY8, 17, 9, 3), b(PixelFormat::GRAY8, 17, 9, 3);
   test::fill_random(src, gen);
-  for (McFilter filter : kFilters)
+  for (McFilter filter : kMcFilters)
     for (int trial = 0; trial < 40; trial++) {
       const McPlaneShift s = random_shift(gen);
       const int n = trial % 7 - 3, m = trial % 5 - 2;
@@ -417,7 +416,7 @@ TEST(McProperty, NoopLeavesEveryPlaneUnchanged) {
   for (PixelFormat format : kAllPixelFormats) {
     Image src(format, 17, 9, 2), dst(format, 17, 9, 2);
     test::fill_random(src, gen);
-    for (McFilter filter : kFilters) {
+    for (McFilter filter : kMcFilters) {
       for (auto [dx, dy] :
            {std::pair{0.0, 0.0}, {0.03, -0.031}, {-0.0, 1e-9}}) {
         ASSERT_TRUE(mc_is_noop({dx, dy, filter}));
@@ -457,7 +456,7 @@ TEST(McProperty, RowRangesCompose) {
   test::fill_random(src, gen);
   const ConstPlane in = src.frame().planes[0];
   const Plane out = split.frame().planes[0];
-  for (McFilter filter : kFilters)
+  for (McFilter filter : kMcFilters)
     for (int trial = 0; trial < 4; trial++) {
       const McPlaneShift s = random_shift(gen);
       dsp.rows(whole.frame().planes[0], in, s, filter, 0, 17);
@@ -493,7 +492,7 @@ TEST(McProperty, SemiPlanarChromaMatchesPlanar) {
       blank(semi_dst);
       test::fill(planar_src, value);
       test::fill(semi_src, value);
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (int trial = 0; trial < 4; trial++) {
           const double dx = d(gen), dy = d(gen);
           translate(planar, planar_src, dx, dy, filter);
@@ -566,7 +565,7 @@ TEST(McProperty, EveryFormatMatchesThePut8tapModel) {
       Image src(format, w, h, 3), dst(format, w, h, 3);
       blank(dst);
       test::fill_random(src, gen);
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (int trial = 0; trial < 5; trial++) {
           const double dx = random_d(gen), dy = random_d(gen);
           translate(dst, src, dx, dy, filter);
@@ -597,7 +596,7 @@ TEST(McProperty, HugeShiftsReplicateTheCorner) {
       Image src(format, w, h, 2), dst(format, w, h, 2);
       blank(dst);
       test::fill_random(src, gen);
-      for (McFilter filter : kFilters)
+      for (McFilter filter : kMcFilters)
         for (auto [dx, dy] : {std::pair{4095.7, -4095.3}, {4096.0, -4096.0}}) {
           translate(dst, src, dx, dy, filter);
           const ConstFrame f = src.frame();

@@ -101,27 +101,31 @@ TEST(GpuDeviceSelection, SkipsDevicesThatCannotRunTheShaders) {
             std::string::npos);
 }
 
+// The clause of check_requirements' error, or "" when the device is fine.
+std::string unmet(const DeviceFacts& d) {
+  const Status s = vk::check_requirements(d);
+  EXPECT_EQ(bool(s), s.message().empty());
+  return s.message();
+}
+
 TEST(GpuDeviceSelection, NamesEveryUnmetRequirement) {
   DeviceFacts d = kDiscrete;
-  EXPECT_EQ(vk::unmet_requirement(d), "");
+  EXPECT_TRUE(vk::check_requirements(d));
   d.max_push_constants = 64;
-  EXPECT_EQ(vk::unmet_requirement(d),
-            "it offers 64 bytes of push constants; 128 are needed");
+  EXPECT_EQ(unmet(d), "it offers 64 bytes of push constants; 128 are needed");
   d.max_group_size[1] = 8;
-  EXPECT_EQ(vk::unmet_requirement(d),
+  EXPECT_EQ(unmet(d),
             "its workgroups are limited to 1024 x 8; 16 x 16 is needed");
   d.max_invocations = 64;
-  EXPECT_EQ(vk::unmet_requirement(d),
-            "it allows 64 invocations per workgroup; 256 are needed");
+  EXPECT_EQ(unmet(d), "it allows 64 invocations per workgroup; 256 are needed");
   d.max_shared_memory = 8192;
   EXPECT_EQ(
-      vk::unmet_requirement(d),
+      unmet(d),
       "it offers 8192 bytes of workgroup shared memory; 16384 are needed");
   d.has_compute_queue = false;
-  EXPECT_EQ(vk::unmet_requirement(d), "it has no compute queue");
+  EXPECT_EQ(unmet(d), "it has no compute queue");
   d.api_version = VK_MAKE_API_VERSION(0, 1, 0, 61);
-  EXPECT_EQ(vk::unmet_requirement(d),
-            "it supports Vulkan 1.0 only; 1.1 is needed");
+  EXPECT_EQ(unmet(d), "it supports Vulkan 1.0 only; 1.1 is needed");
 }
 
 TEST(GpuDeviceSelection, ParsesTheRequest) {
@@ -414,7 +418,8 @@ TEST(GpuPipelineCacheFile, RoundTripsAndRejectsAnythingElse) {
   const VkPhysicalDeviceProperties p = fake_device(1);
   const std::vector<uint8_t> data = fake_cache_data(p);
   EXPECT_TRUE(vk::read_pipeline_cache(path, p).empty());  // no file yet
-  ASSERT_TRUE(vk::write_pipeline_cache(path, data));
+  const Status written = vk::write_pipeline_cache(path, data);
+  ASSERT_TRUE(written) << written.message();
   EXPECT_EQ(vk::read_pipeline_cache(path, p), data);
   // Another driver build (UUID) or device.
   EXPECT_TRUE(vk::read_pipeline_cache(path, fake_device(2)).empty());
@@ -436,6 +441,19 @@ TEST(GpuPipelineCacheFile, RoundTripsAndRejectsAnythingElse) {
   EXPECT_TRUE(vk::read_pipeline_cache(path, p).empty());
   write_file(path, {'n', 'o', 't', ' ', 'a', ' ', 'c', 'a', 'c', 'h', 'e'});
   EXPECT_TRUE(vk::read_pipeline_cache(path, p).empty());
+}
+
+// A folder that cannot be made (a file is in the way, even for root): the
+// error names it and the system's reason.
+TEST(GpuPipelineCacheFile, SaysWhyItWasNotWritten) {
+  TempDir dir;
+  const std::string file = dir.path() + "/a file";
+  write_file(file, {'x'});
+  const Status s = vk::write_pipeline_cache(file + "/cache.bin",
+                                            fake_cache_data(fake_device(1)));
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.message().rfind("cannot create the folder " + file + ": ", 0), 0u)
+      << s.message();
 }
 
 // ---------------------------------------------------- with a real device
