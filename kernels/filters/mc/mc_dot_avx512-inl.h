@@ -9,6 +9,11 @@
 // and adds the 4 products to a 32-bit lane: two of them give an output's 8
 // taps, exactly (no 16-bit wrap or saturation). vpermb builds each lane's 4
 // samples from one load of the row.
+//
+// No array of vectors: GCC 12 at -O2 does not unroll the loops over one,
+// so it stays on the stack and every vector goes through memory (5x slower
+// than at -O3, issue 14). Groups of vectors are Quads of named fields,
+// built and consumed by always-inlined functions.
 
 #define DAEDALUS_MC_DOT_ATTR \
   __attribute__((target(HWY_TARGET_STR ",avx512vnni,avx512vbmi,avx512vbmi2")))
@@ -19,6 +24,19 @@ DAEDALUS_MC_DOT_ATTR inline __m512i DotTaps(const int16_t* taps, int h) {
   for (int b = 0; b < 4; b++)
     quad |= static_cast<uint32_t>(taps[4 * h + b] & 255) << (8 * b);
   return _mm512_set1_epi32(static_cast<int32_t>(quad));
+}
+
+// bias + the products of taps 0-3 (t0) with a and of taps 4-7 (t1) with b.
+DAEDALUS_MC_DOT_ATTR HWY_INLINE __m512i Dot8Taps(__m512i bias, __m512i a,
+                                                 __m512i t0, __m512i b,
+                                                 __m512i t1) {
+  return _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, a, t0), b, t1);
+}
+
+// Two vectors of 32-bit sums packed to 16 bits and shifted (saturated: a
+// sum past 32767 clips to 255 all the same).
+DAEDALUS_MC_DOT_ATTR HWY_INLINE __m512i Words(__m512i a, __m512i b) {
+  return _mm512_srai_epi16(_mm512_packs_epi32(a, b), 7);
 }
 
 // The vpermb indices of the windows: window k of half h gathers, in lane j
@@ -46,28 +64,34 @@ alignas(64) constexpr WindowIndices kWindowIndices;
 class DotHorizontal {
  public:
   DAEDALUS_MC_DOT_ATTR explicit DotHorizontal(const int16_t* taps)
-      : t0_(DotTaps(taps, 0)), t1_(DotTaps(taps, 1)) {
-    for (int h = 0; h < 2; h++)
-      for (int k = 0; k < 3; k++)
-        index_[h][k] = _mm512_load_si512(kWindowIndices.bytes[h][k]);
-  }
+      : t0_(DotTaps(taps, 0)),
+        t1_(DotTaps(taps, 1)),
+        half0_(kWindowIndices.bytes[0]),
+        half1_(kWindowIndices.bytes[1]) {}
 
   // half 0 from byte 0 of v, half 1 from byte 16.
-  DAEDALUS_MC_DOT_ATTR __m512i Half(__m512i v, int half) const {
-    const __m512i w0 = _mm512_permutexvar_epi8(index_[half][0], v);
-    const __m512i w4 = _mm512_permutexvar_epi8(index_[half][1], v);
-    const __m512i w8 = _mm512_permutexvar_epi8(index_[half][2], v);
+  template <int half>
+  DAEDALUS_MC_DOT_ATTR HWY_INLINE __m512i Half(__m512i v) const {
+    const Windows& i = half == 0 ? half0_ : half1_;
+    const __m512i w0 = _mm512_permutexvar_epi8(i.w0, v);
+    const __m512i w4 = _mm512_permutexvar_epi8(i.w4, v);
+    const __m512i w8 = _mm512_permutexvar_epi8(i.w8, v);
     const __m512i bias = _mm512_set1_epi32(64);
-    const __m512i a =
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, w0, t0_), w4, t1_);
-    const __m512i b =
-        _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, w4, t0_), w8, t1_);
-    return _mm512_srai_epi16(_mm512_packs_epi32(a, b), 7);
+    return Words(Dot8Taps(bias, w0, t0_, w4, t1_),
+                 Dot8Taps(bias, w4, t0_, w8, t1_));
   }
 
  private:
+  // A half's vpermb indices of windows 0, 4 and 8.
+  struct Windows {
+    DAEDALUS_MC_DOT_ATTR explicit Windows(const uint8_t (*bytes)[64])
+        : w0(_mm512_load_si512(bytes[0])),
+          w4(_mm512_load_si512(bytes[1])),
+          w8(_mm512_load_si512(bytes[2])) {}
+    __m512i w0, w4, w8;
+  };
   __m512i t0_, t1_;
-  __m512i index_[2][3];
+  Windows half0_, half1_;
 };
 
 // Groups [g0, g0 + count) of 64 outputs of the 8-tap horizontal pass,
@@ -80,8 +104,8 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
   const __m512i order = _mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0);
   for (size_t i = 0; i < count; i++) {
     const uint8_t* p = e.group(g0 + i);
-    const __m512i lo = h.Half(_mm512_loadu_si512(p), 0);
-    const __m512i hi = h.Half(_mm512_loadu_si512(p + 16), 1);
+    const __m512i lo = h.Half<0>(_mm512_loadu_si512(p));
+    const __m512i hi = h.Half<1>(_mm512_loadu_si512(p + 16));
     // packus leaves block i with outputs 8i .. 8i + 7 and 32 + 8i ..
     const __m512i bytes = _mm512_packus_epi16(lo, hi);
     _mm512_storeu_si512(out + 64 * i, _mm512_permutexvar_epi64(order, bytes));
@@ -97,6 +121,17 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
 // r + s: so the horizontal pass runs 4 rows at a time, and each output row
 // reads 3 quad rows. 256 bytes a group.
 constexpr size_t kQuadGroupBytes = 256;
+
+// One vector per 64 bytes of a quad row's group, or per vector of a quad
+// row's columns (k0 .. k3).
+struct Quads {
+  __m512i k0, k1, k2, k3;
+};
+
+DAEDALUS_MC_DOT_ATTR HWY_INLINE Quads LoadQuads(const uint8_t* p) {
+  return {_mm512_load_si512(p), _mm512_load_si512(p + 64),
+          _mm512_load_si512(p + 128), _mm512_load_si512(p + 192)};
+}
 
 DAEDALUS_MC_DOT_ATTR inline void StoreQuads(__m512i r0, __m512i r1, __m512i r2,
                                             __m512i r3, uint8_t* out) {
@@ -146,6 +181,56 @@ struct QuadWindowIndices {
 };
 alignas(64) constexpr QuadWindowIndices kQuadWindowIndices;
 
+// The constants of the quad rows' horizontal pass.
+struct QuadTaps {
+  DAEDALUS_MC_DOT_ATTR explicit QuadTaps(const int16_t* taps)
+      : t0(DotTaps(taps, 0)),
+        t1(DotTaps(taps, 1)),
+        bias(_mm512_set1_epi32(64)),
+        w0(_mm512_load_si512(kQuadWindowIndices.bytes[0])),
+        w1(_mm512_load_si512(kQuadWindowIndices.bytes[1])),
+        w2(_mm512_load_si512(kQuadWindowIndices.bytes[2])),
+        w3(_mm512_load_si512(kQuadWindowIndices.bytes[3])),
+        w4(_mm512_load_si512(kQuadWindowIndices.bytes[4])),
+        transpose(_mm512_load_si512(kQuadWindowIndices.transpose)) {}
+  __m512i t0, t1, bias;
+  __m512i w0, w1, w2, w3, w4;  // windows 0 .. 4
+  __m512i transpose;
+};
+
+// One row's accumulators of a group from p: k from windows k and k + 1.
+DAEDALUS_MC_DOT_ATTR HWY_INLINE Quads RowDots(const uint8_t* p,
+                                              const QuadTaps& c) {
+  const __m512i lo = _mm512_loadu_si512(p);
+  const __m512i hi = _mm512_loadu_si512(p + 16);
+  const __m512i w0 = _mm512_permutex2var_epi8(lo, c.w0, hi);
+  const __m512i w1 = _mm512_permutex2var_epi8(lo, c.w1, hi);
+  const __m512i w2 = _mm512_permutex2var_epi8(lo, c.w2, hi);
+  const __m512i w3 = _mm512_permutex2var_epi8(lo, c.w3, hi);
+  const __m512i w4 = _mm512_permutex2var_epi8(lo, c.w4, hi);
+  return {Dot8Taps(c.bias, w0, c.t0, w1, c.t1),
+          Dot8Taps(c.bias, w1, c.t0, w2, c.t1),
+          Dot8Taps(c.bias, w2, c.t0, w3, c.t1),
+          Dot8Taps(c.bias, w3, c.t0, w4, c.t1)};
+}
+
+// Rows r and r + 1 of group g, packed to 16 bits and shifted: vector k's
+// columns.
+DAEDALUS_MC_DOT_ATTR HWY_INLINE Quads TwoRows(const Window<uint8_t>* e,
+                                              size_t g, int r,
+                                              const QuadTaps& c) {
+  const Quads a = RowDots(e[r].group(g), c);
+  const Quads b = RowDots(e[r + 1].group(g), c);
+  return {Words(a.k0, b.k0), Words(a.k1, b.k1), Words(a.k2, b.k2),
+          Words(a.k3, b.k3)};
+}
+
+// The quads of a vector's columns from its words of rows 0, 1 and 2, 3.
+DAEDALUS_MC_DOT_ATTR HWY_INLINE __m512i QuadBytes(__m512i w01, __m512i w23,
+                                                  const QuadTaps& c) {
+  return _mm512_shuffle_epi8(_mm512_packus_epi16(w01, w23), c.transpose);
+}
+
 // The quad row of the 8-tap horizontal pass over windows e[0..3], `groups`
 // groups. Accumulator k of a row holds the outputs of vector k's columns,
 // from windows k (taps 0-3) and k + 1 (taps 4-7); packing rows 0 and 1, 2
@@ -154,37 +239,15 @@ alignas(64) constexpr QuadWindowIndices kQuadWindowIndices;
 DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalQuads(
     const Window<uint8_t>* e, const int16_t* taps, size_t groups,
     uint8_t* HWY_RESTRICT out) {
-  const __m512i t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
-  const __m512i bias = _mm512_set1_epi32(64);
-  __m512i index[5];
-  for (int m = 0; m < 5; m++)
-    index[m] = _mm512_load_si512(kQuadWindowIndices.bytes[m]);
-  const __m512i transpose = _mm512_load_si512(kQuadWindowIndices.transpose);
-  // Rows r and r + 1, packed to 16 bits and shifted: vector k's columns.
-  const auto two_rows = [&](size_t g, int r, __m512i* words) {
-    __m512i acc[2][4];
-    for (int h = 0; h < 2; h++) {
-      const uint8_t* p = e[r + h].group(g);
-      const __m512i lo = _mm512_loadu_si512(p);
-      const __m512i hi = _mm512_loadu_si512(p + 16);
-      __m512i w[5];
-      for (int m = 0; m < 5; m++)
-        w[m] = _mm512_permutex2var_epi8(lo, index[m], hi);
-      for (int k = 0; k < 4; k++)
-        acc[h][k] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(bias, w[k], t0),
-                                        w[k + 1], t1);
-    }
-    for (int k = 0; k < 4; k++)
-      words[k] = _mm512_srai_epi16(_mm512_packs_epi32(acc[0][k], acc[1][k]), 7);
-  };
+  const QuadTaps c(taps);
   for (size_t g = 0; g < groups; g++) {
-    __m512i w01[4], w23[4];
-    two_rows(g, 0, w01);
-    two_rows(g, 2, w23);
-    for (int k = 0; k < 4; k++)
-      _mm512_store_si512(
-          out + kQuadGroupBytes * g + 64 * k,
-          _mm512_shuffle_epi8(_mm512_packus_epi16(w01[k], w23[k]), transpose));
+    const Quads w01 = TwoRows(e, g, 0, c);
+    const Quads w23 = TwoRows(e, g, 2, c);
+    uint8_t* q = out + kQuadGroupBytes * g;
+    _mm512_store_si512(q, QuadBytes(w01.k0, w23.k0, c));
+    _mm512_store_si512(q + 64, QuadBytes(w01.k1, w23.k1, c));
+    _mm512_store_si512(q + 128, QuadBytes(w01.k2, w23.k2, c));
+    _mm512_store_si512(q + 192, QuadBytes(w01.k3, w23.k3, c));
   }
 }
 
@@ -199,23 +262,18 @@ DAEDALUS_MC_DOT_ATTR inline __m512i ShiftRows(__m512i a, __m512i b) {
 // taps 0-3 on a and b shifted by s, its taps 4-7 on b and c shifted by s:
 // 64 columns, clipped to bytes in order at row + x (no row: none).
 template <int s>
-DAEDALUS_MC_DOT_ATTR inline void StoreVertical(const __m512i* a,
-                                               const __m512i* b,
-                                               const __m512i* c, __m512i t0,
-                                               __m512i t1, uint8_t* row,
-                                               size_t x) {
+DAEDALUS_MC_DOT_ATTR HWY_INLINE void StoreVertical(Quads a, Quads b, Quads c,
+                                                   __m512i t0, __m512i t1,
+                                                   uint8_t* row, size_t x) {
   if (!row) return;
-  uint8_t* out = row + x;
   const __m512i bias = _mm512_set1_epi32(64);
-  __m512i acc[4];
-  for (int k = 0; k < 4; k++)
-    acc[k] = _mm512_dpbusd_epi32(
-        _mm512_dpbusd_epi32(bias, ShiftRows<s>(a[k], b[k]), t0),
-        ShiftRows<s>(b[k], c[k]), t1);
+  const auto dot = [&](__m512i ak, __m512i bk, __m512i ck) {
+    return Dot8Taps(bias, ShiftRows<s>(ak, bk), t0, ShiftRows<s>(bk, ck), t1);
+  };
   // Block i of each pack: columns 16i .. 16i + 7, then 16i + 8 ..
-  const __m512i lo = _mm512_srai_epi16(_mm512_packs_epi32(acc[0], acc[1]), 7);
-  const __m512i hi = _mm512_srai_epi16(_mm512_packs_epi32(acc[2], acc[3]), 7);
-  _mm512_storeu_si512(out, _mm512_packus_epi16(lo, hi));
+  const __m512i lo = Words(dot(a.k0, b.k0, c.k0), dot(a.k1, b.k1, c.k1));
+  const __m512i hi = Words(dot(a.k2, b.k2, c.k2), dot(a.k3, b.k3, c.k3));
+  _mm512_storeu_si512(row + x, _mm512_packus_epi16(lo, hi));
 }
 
 // Groups [g0, g0 + count) of output rows s = 0 .. 3 of the 8-tap vertical
@@ -229,12 +287,9 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
   const __m512i t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
   for (size_t i = 0; i < count; i++) {
     const size_t group = kQuadGroupBytes * (g0 + i);
-    __m512i a[4], b[4], c[4];
-    for (int k = 0; k < 4; k++) {
-      a[k] = _mm512_load_si512(q[0] + group + 64 * k);
-      b[k] = _mm512_load_si512(q[1] + group + 64 * k);
-      c[k] = _mm512_load_si512(q[2] + group + 64 * k);
-    }
+    const Quads a = LoadQuads(q[0] + group);
+    const Quads b = LoadQuads(q[1] + group);
+    const Quads c = LoadQuads(q[2] + group);
     StoreVertical<0>(a, b, c, t0, t1, out[0], 64 * i);
     StoreVertical<1>(a, b, c, t0, t1, out[1], 64 * i);
     StoreVertical<2>(a, b, c, t0, t1, out[2], 64 * i);
