@@ -32,25 +32,16 @@ using Offset = std::pair<int, int>;
 using Set = std::vector<Offset>;
 
 // Q of every sample of the w x h plane p from the blocks of the grid at
-// offset (sx, sy), threshold t.
+// offset o, threshold t (the reference's own per-shift reconstruction).
 std::vector<int> reconstruct(const uint8_t* p, int w, int h, Offset o, int t) {
-  std::vector<int> q(size_t(w) * h);
-  for (int by = o.second > 0 ? o.second - 8 : 0; by < h; by += 8)
-    for (int bx = o.first > 0 ? o.first - 8 : 0; bx < w; bx += 8) {
-      uint8_t block[64];
-      for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 8; j++)
-          block[8 * i + j] = p[size_t(daedalus::dct_refl(by + i, h)) * w +
-                               daedalus::dct_refl(bx + j, w)];
-      int16_t c[64], y[64];
-      daedalus::dct8x8_forward(block, 8, c);
-      daedalus::dct8x8_threshold(c, t);
-      daedalus::vp9_idct8x8(c, y);
-      for (int i = std::max(0, -by); i < 8 && by + i < h; i++)
-        for (int j = std::max(0, -bx); j < 8 && bx + j < w; j++)
-          q[size_t(by + i) * w + bx + j] =
-              std::clamp(128 + y[8 * i + j], 0, 255);
-    }
+  daedalus::ConstPlane plane;
+  plane.data = p;
+  plane.stride = w;
+  plane.width = w;
+  plane.height = h;
+  std::vector<int> q(size_t(w) * h, 0);
+  daedalus::dct_add_shift_ref<uint8_t>(plane, o.first, o.second, t, 0, h,
+                                       q.data());
   return q;
 }
 

@@ -37,6 +37,24 @@ int block_start(int t, int s) { return t - (((t - s) % 8) + 8) % 8; }
 }  // namespace
 
 template <class S>
+void dct_add_shift_ref(const ConstPlane& src, int sx, int sy, int threshold,
+                       int y_begin, int y_end, int* sum) {
+  const int w = src.width;
+  for (int by = block_start(y_begin, sy); by < y_end; by += 8)
+    for (int bx = block_start(0, sx); bx < w; bx += 8) {
+      int q[64];
+      reconstruct<S>(src, bx, by, threshold, q);
+      for (int i = std::max(by, y_begin); i < std::min(by + 8, y_end); i++)
+        for (int j = std::max(bx, 0); j < std::min(bx + 8, w); j++)
+          sum[size_t(i - y_begin) * w + j] += q[8 * (i - by) + (j - bx)];
+    }
+}
+template void dct_add_shift_ref<uint8_t>(const ConstPlane&, int, int, int, int,
+                                         int, int*);
+template void dct_add_shift_ref<uint16_t>(const ConstPlane&, int, int, int, int,
+                                          int, int*);
+
+template <class S>
 void dct_rows_ref(const ConstPlane& src, const Plane& dst,
                   const DeblockPlaneParams& params, int y_begin, int y_end) {
   if (y_begin >= y_end || dst.width == 0) return;
@@ -47,14 +65,8 @@ void dct_rows_ref(const ConstPlane& src, const Plane& dst,
   for (int k = 0; k < n; k++) {
     int sx, sy;
     dct_shift(n, k, &sx, &sy);
-    for (int by = block_start(y_begin, sy); by < y_end; by += 8)
-      for (int bx = block_start(0, sx); bx < w; bx += 8) {
-        int q[64];
-        reconstruct<S>(src, bx, by, pp.dct_threshold, q);
-        for (int i = std::max(by, y_begin); i < std::min(by + 8, y_end); i++)
-          for (int j = std::max(bx, 0); j < std::min(bx + 8, w); j++)
-            sum[size_t(i - y_begin) * w + j] += q[8 * (i - by) + (j - bx)];
-      }
+    dct_add_shift_ref<S>(src, sx, sy, pp.dct_threshold, y_begin, y_end,
+                         sum.data());
   }
   int log2n = 0;
   while ((1 << log2n) < n) log2n++;

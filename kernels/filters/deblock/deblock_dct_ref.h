@@ -14,6 +14,14 @@ inline int dct_refl(int t, int n) {
 }
 
 // Planes of samples of type S: uint8_t (bit depth 8) or uint16_t (10).
+
+// Adds to `sum` (src.width per row, row y_begin first) the reconstruction Q
+// of each sample of rows [y_begin, y_end) by the blocks of the grid at
+// offset (sx, sy), `threshold` at the plane's depth.
+template <class S>
+void dct_add_shift_ref(const ConstPlane& src, int sx, int sy, int threshold,
+                       int y_begin, int y_end, int* sum);
+
 template <class S>
 void dct_rows_ref(const ConstPlane& src, const Plane& dst,
                   const DeblockPlaneParams& pp, int y_begin, int y_end);
