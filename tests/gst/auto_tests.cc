@@ -5,8 +5,7 @@
 // DAEDALUS_VULKAN_DEVICE names it, as these tests do); tests that need one
 // skip, saying so, without it. Each test runs in its own process (check
 // forks), with a cache folder of its own.
-#include <glib/gstdio.h>
-
+#include <filesystem>
 #include <initializer_list>
 #include <string>
 
@@ -26,28 +25,32 @@ std::string decided_by(GstElement* element) {
   return out;
 }
 
-// A cache folder of this test's own; returns the cache file's path.
-std::string private_cache() {
-  gchar* dir = g_dir_make_tmp("daedalus-auto-XXXXXX", nullptr);
-  fail_unless(dir != nullptr);
-  g_setenv("XDG_CACHE_HOME", dir, TRUE);
-  gchar* path = g_build_filename(dir, "daedalus", "backends.ini", nullptr);
-  std::string s = path;
-  g_free(path);
-  g_free(dir);
-  return s;
-}
+// A cache folder of this test's own (XDG_CACHE_HOME), removed with what the
+// Vulkan layers and the pipeline cache wrote there when the test ends,
+// skipped or passed (a failed test leaves it for a look: check's failure
+// does not unwind).
+class PrivateCache {
+ public:
+  PrivateCache() {
+    gchar* dir = g_dir_make_tmp("daedalus-auto-XXXXXX", nullptr);
+    fail_unless(dir != nullptr);
+    g_setenv("XDG_CACHE_HOME", dir, TRUE);
+    dir_ = dir;
+    g_free(dir);
+  }
+  ~PrivateCache() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  PrivateCache(const PrivateCache&) = delete;
+  PrivateCache& operator=(const PrivateCache&) = delete;
 
-// Removes what private_cache() made (a failed test leaves it for a look).
-void remove_cache(const std::string& path) {
-  g_remove(path.c_str());
-  gchar* dir = g_path_get_dirname(path.c_str());
-  gchar* parent = g_path_get_dirname(dir);
-  g_rmdir(dir);
-  g_rmdir(parent);
-  g_free(parent);
-  g_free(dir);
-}
+  // The cache file's path.
+  std::string file() const { return dir_ + "/daedalus/backends.ini"; }
+
+ private:
+  std::string dir_;
+};
 
 // Points auto at the machine's Vulkan device (lavapipe included); false,
 // saying so, when there is none.
@@ -200,7 +203,8 @@ std::string file_contents(const std::string& path) {
 
 // A miss runs the trial and writes what it measured; a hit runs nothing.
 GST_START_TEST(test_auto_trial_then_cache) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_any_gpu()) return;
   GstHarness* h = run_one_frame(params(), 64, 48);
   fail_unless_equals_std_string(decided_by(h->element), "trial");
@@ -223,14 +227,14 @@ GST_START_TEST(test_auto_trial_then_cache) {
   fail_unless_equals_std_string(active_backend(h->element), backend);
   gst_harness_teardown(h);
   g_free(backend);
-  remove_cache(path);
 }
 GST_END_TEST
 
 // Another size, other settings, or figures from another machine, miss; a
 // file that is not a cache file is replaced.
 GST_START_TEST(test_auto_cache_misses) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_any_gpu()) return;
   gst_harness_teardown(run_one_frame(params(), 64, 48));
 
@@ -274,14 +278,14 @@ GST_START_TEST(test_auto_cache_misses) {
       g_key_file_get_integer(file, "daedalus", "format", nullptr), 1);
   entry(file);
   g_key_file_unref(file);
-  remove_cache(path);
 }
 GST_END_TEST
 
 // DAEDALUS_BACKEND picks the backend of every element that was not told
 // one; the property beats it; a value that names no backend is ignored.
 GST_START_TEST(test_auto_environment) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   g_setenv("DAEDALUS_BACKEND", "scalar", TRUE);
   GstHarness* h = run_one_frame(params(), 33, 17);
   fail_unless_equals_std_string(active_backend(h->element), "scalar");
@@ -299,14 +303,14 @@ GST_START_TEST(test_auto_environment) {
   h = run_one_frame(params(), 33, 17);
   fail_if(decided_by(h->element) == "environment");
   gst_harness_teardown(h);
-  remove_cache(path);
 }
 GST_END_TEST
 
 // No usable GPU under auto: the CPU, and one warning however often caps
 // are negotiated.
 GST_START_TEST(test_auto_without_gpu_warns_once) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   g_setenv("DAEDALUS_VULKAN_DEVICE", "no-such-device", TRUE);
   GstBus* bus = gst_bus_new();
   GstHarness* h = run_one_frame(params(), 33, 17, bus);
@@ -321,7 +325,6 @@ GST_START_TEST(test_auto_without_gpu_warns_once) {
   gst_element_set_bus(h->element, nullptr);
   gst_object_unref(bus);
   gst_harness_teardown(h);
-  remove_cache(path);
 }
 GST_END_TEST
 
@@ -355,17 +358,18 @@ void check_gpu_failure(const std::string& path, Size size, const char* variable,
 
 // The GPU, chosen by auto, fails mid-stream (the third frame).
 GST_START_TEST(test_auto_gpu_failure_mid_stream) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_any_gpu()) return;
   check_gpu_failure(path, {64, 48}, "DAEDALUS_FAULT_GPU_AFTER", "2", 5);
-  remove_cache(path);
 }
 GST_END_TEST
 
 // The hybrid backend, chosen by auto, fails mid-stream, having written the
 // CPU's rows of the frame (of an in-place element's input too).
 GST_START_TEST(test_auto_hybrid_failure_mid_stream) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_any_gpu()) return;
   if (!backend_built(BackendKind::Hybrid)) {
     g_print("SKIP: this build has no hybrid backend\n");
@@ -373,7 +377,6 @@ GST_START_TEST(test_auto_hybrid_failure_mid_stream) {
   }
   check_gpu_failure(path, {64, 48}, "DAEDALUS_FAULT_GPU_AFTER", "2", 5,
                     BackendKind::Hybrid);
-  remove_cache(path);
 }
 GST_END_TEST
 
@@ -395,7 +398,8 @@ bool reconfigure_sent_upstream(GstHarness* h) {
 // lost; the frames before it were zero-copy; the element proposes the pool
 // no more and has asked upstream to renegotiate allocation.
 GST_START_TEST(test_auto_gpu_failure_pool_frames) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_any_gpu()) return;
   ValidationWatch watch;
   constexpr int kGood = 2, kFrames = 5;
@@ -437,7 +441,6 @@ GST_START_TEST(test_auto_gpu_failure_pool_frames) {
   gst_object_unref(bus);
   gst_harness_teardown(h);
   watch.check();
-  remove_cache(path);
 }
 GST_END_TEST
 
@@ -448,7 +451,8 @@ GST_END_TEST
 // negotiated afterwards keeps to the CPU too, without a warning of its own.
 // The cache file is left as it was.
 GST_START_TEST(test_auto_gpu_failure_stays) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_any_gpu()) return;
   const Size segments[] = {{320, 240}, {640, 480}, {320, 240}};
   cache_prefers(path, {{320, 240}, {640, 480}});
@@ -487,7 +491,6 @@ GST_START_TEST(test_auto_gpu_failure_stays) {
   }
   gst_object_unref(bus);
   gst_object_unref(other_bus);
-  remove_cache(path);
 }
 GST_END_TEST
 
@@ -499,12 +502,12 @@ GST_END_TEST
 // validation layer reports memory freed in use; the GPU writing a freed
 // frame crashes).
 GST_START_TEST(test_auto_gpu_timeout) {
-  const std::string path = private_cache();
+  const PrivateCache cache;
+  const std::string path = cache.file();
   if (!use_lavapipe()) return;
   ValidationWatch watch;
   check_gpu_failure(path, {3840, 2160}, "DAEDALUS_GPU_TIMEOUT_MS", "1", 2);
   watch.check();
-  remove_cache(path);
 }
 GST_END_TEST
 
