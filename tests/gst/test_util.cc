@@ -403,6 +403,10 @@ std::string active_backend(GstElement* element) {
   return s;
 }
 
+std::string cpu_side_backend() {
+  return create_backend(BackendKind::Cpu) ? "cpu" : "scalar";
+}
+
 GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in) {
   const GstFlowReturn ret = gst_harness_push(h, in);
   if (ret != GST_FLOW_OK) {

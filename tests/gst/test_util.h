@@ -154,6 +154,10 @@ GstHarness* new_harness(const char* factory, const char* properties);
 // The element's active-backend property.
 std::string active_backend(GstElement* element);
 
+// The CPU side's backend, where auto without a GPU and a GPU's fallback
+// land: cpu, or scalar in a build without SIMD (-Dsimd=disabled).
+std::string cpu_side_backend();
+
 // Pushes `in` (transfer full) and pulls the output, failing the test when
 // the push fails or nothing comes out.
 GstBuffer* push_and_pull(GstHarness* h, GstBuffer* in);
