@@ -186,6 +186,8 @@ TEST_F(Fallback, GpuPartlyZeroCopyFrames) {
 // The hybrid backend has written its CPU rows (deblock: pass 1's rows too)
 // when it fails, at any share; frames in ordinary memory and in GpuBuffers.
 TEST_F(Fallback, HybridFrames) {
+  if (!backend_built(BackendKind::Hybrid))
+    GTEST_SKIP() << "this build has no hybrid backend (no SIMD)";
   std::mt19937 gen = test::rng(4);
   int n = 0;
   for (const NamedJob& job : all_jobs())
@@ -277,6 +279,8 @@ TEST_F(FaultInjection, KeepsTheInterface) {
   ASSERT_TRUE(faulty->mc(dst.frame(), in_buffer.frame, {1.5, 0.5}));
   EXPECT_EQ(faulty->last_frame_stats().zero_copy_groups, 3);
 
+  if (!backend_built(BackendKind::Hybrid))
+    GTEST_SKIP() << "this build has no hybrid backend (no SIMD)";
   std::unique_ptr<Backend> h = faulty_hybrid(0.25);
   auto* hybrid = dynamic_cast<HybridBackend*>(h.get());
   ASSERT_NE(hybrid, nullptr);
@@ -327,6 +331,8 @@ TEST_F(FaultInjection, WritesWhatTheBackendMayWrite) {
     EXPECT_TRUE(test::guards_intact(got));
   }
 
+  if (!backend_built(BackendKind::Hybrid))
+    GTEST_SKIP() << "this build has no hybrid backend (no SIMD)";
   std::unique_ptr<Backend> h = faulty_hybrid(0.5);
   for (int i = 0; i < kGoodCalls; i++) {
     Image frame = src;

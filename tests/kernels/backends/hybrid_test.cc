@@ -37,6 +37,8 @@ class Hybrid : public test::GpuTest {
   void SetUp() override {
     test::GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
+    if (!backend_built(BackendKind::Hybrid))
+      GTEST_SKIP() << "this build has no hybrid backend (no SIMD)";
     // Three threads: the CPU's part is itself split, even on two cores.
     Result<std::unique_ptr<HybridBackend>> b =
         create_hybrid_backend({.threads = 3});
