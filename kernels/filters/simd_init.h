@@ -22,7 +22,8 @@ void deblock_dct_dsp_init_simd(DeblockDsp* dsp,
                                bool islands);  // mode=dct's entry
 void cdef_dsp_init_simd(CdefDsp* dsp, bool islands);
 void mc_dsp_init_simd(McDsp* dsp, bool islands);
-void damage_dsp_init_simd(DamageDsp* dsp);
+void damage_dsp_init_simd(DamageDsp* dsp);        // the step profiles
+void damage_probe_dsp_init_simd(DamageDsp* dsp);  // the quantiser probe
 
 // The entry of a HWY_EXPORT table for the currently allowed best target.
 template <class Fn>

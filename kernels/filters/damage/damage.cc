@@ -28,6 +28,7 @@ void damage_dsp_init(DamageDsp* dsp) {
   damage_dsp_init_ref(dsp);
 #if DAEDALUS_HAVE_SIMD
   damage_dsp_init_simd(dsp);
+  damage_probe_dsp_init_simd(dsp);
 #endif
 }
 
@@ -215,7 +216,7 @@ void DamageEstimator::add_probe(const ConstPlane& luma) {
     probe_width_ = luma.width, probe_height_ = luma.height;
   }
   ProbeCounts counts;
-  probe_zeros(luma, ox, oy, halfway, probe_frames_, &counts);
+  probe_zeros(dsp_, luma, ox, oy, halfway, probe_frames_, &counts);
   if (probe_frames_ == 0)
     probe_ = counts;
   else

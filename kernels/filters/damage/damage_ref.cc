@@ -1,11 +1,12 @@
-// The scalar reference of the damage estimator's one pass over the samples
-// (docs/spec.md, "Damage estimate"): written to be read against the spec.
-// Templated on the sample type S; 10-bit samples are measured by their top
-// 8 bits ("High bit depth").
+// The scalar reference of the damage estimator's passes over the samples
+// (docs/spec.md, "Damage estimate" and "Quantiser probe"): written to be
+// read against the spec. 10-bit samples are measured by their top 8 bits
+// ("High bit depth").
 #include <algorithm>
 #include <cstdlib>
 
 #include "daedalus/damage.h"
+#include "daedalus/dct8.h"
 
 namespace daedalus {
 namespace {
@@ -32,11 +33,66 @@ void steps_ref(const ConstPlane& plane, int y_begin, int y_end,
   }
 }
 
+// Bin of a coefficient magnitude: the first k with |c| <= threshold(k), or
+// kProbeBins when above them all. Built once from mode=dct's thresholds.
+struct MagnitudeBins {
+  static constexpr int kMax = 11432;  // |C| bound of the forward transform
+  uint8_t bin[kMax + 1];
+  MagnitudeBins() {
+    int k = 0;
+    for (int m = 0; m <= kMax; m++) {
+      while (k < kProbeBins && m > dct_threshold(kProbeFirstQp + k)) k++;
+      bin[m] = uint8_t(k);
+    }
+  }
+};
+
+const MagnitudeBins& magnitude_bins() {
+  static const MagnitudeBins bins;
+  return bins;
+}
+
+// The forward transform of the 8x8 block at (x, y) of `plane`. Luma's
+// samples are contiguous in every 8-bit format the elements accept; a
+// 10-bit block (or one of interleaved chroma) is transformed on its
+// samples' top 8 bits (docs/spec.md "High bit depth"), copied out.
+void forward(const ConstPlane& plane, int x, int y, int16_t c[64]) {
+  if (plane.bit_depth == 8 && plane.step == 1) {
+    dct8x8_forward(plane.row(y) + x, plane.stride, c);
+    return;
+  }
+  const int cs = plane.bit_depth - 8;
+  uint8_t top[64];
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 8; j++)
+      top[8 * i + j] = uint8_t(value_at(plane, x + j, y + i) >> cs);
+  dct8x8_forward(top, 8, c);
+}
+
+// The probe's blocks: a histogram of their AC magnitudes' bins, then
+// cumulated.
+void probe_ref(const ConstPlane& plane, const ProbeBlock* blocks, int n,
+               uint32_t* below) {
+  const MagnitudeBins& bins = magnitude_bins();
+  uint32_t histogram[kProbeBins + 1] = {};
+  int16_t c[64];
+  for (int b = 0; b < n; b++) {
+    forward(plane, blocks[b].x, blocks[b].y, c);
+    for (int k = 1; k < 64; k++) histogram[bins.bin[std::abs(c[k])]]++;
+  }
+  uint32_t sum = 0;
+  for (int k = 0; k < kProbeBins; k++) {
+    sum += histogram[k];
+    below[k] += sum;
+  }
+}
+
 }  // namespace
 
 void damage_dsp_init_ref(DamageDsp* dsp) {
   dsp->steps = steps_ref<uint8_t>;
   dsp->steps_hbd = steps_ref<uint16_t>;
+  dsp->probe = probe_ref;
 }
 
 }  // namespace daedalus

@@ -2,72 +2,33 @@
 // counts of small DCT coefficients on the found block grid and halfway
 // between, and the dead zone's width they show.
 #include <algorithm>
-#include <cstdlib>
 
 #include "daedalus/damage.h"
-#include "daedalus/dct8.h"
 
 namespace daedalus {
 namespace {
 
-// Bin of a coefficient magnitude: the first k with |c| <= threshold(k), or
-// kProbeBins when above them all. Built once from mode=dct's thresholds.
-struct MagnitudeBins {
-  static constexpr int kMax = 11432;  // |C| bound of the forward transform
-  uint8_t bin[kMax + 1];
-  MagnitudeBins() {
-    int k = 0;
-    for (int m = 0; m <= kMax; m++) {
-      while (k < kProbeBins && m > dct_threshold(kProbeFirstQp + k)) k++;
-      bin[m] = uint8_t(k);
-    }
-  }
-};
-
-const MagnitudeBins& magnitude_bins() {
-  static const MagnitudeBins bins;
-  return bins;
-}
-
-// The forward transform of the 8x8 block at (x, y) of `luma`, whose
-// samples are contiguous in every format the elements accept. A 10-bit
-// block is transformed on its samples' top 8 bits (docs/spec.md "High bit
-// depth"), copied out.
-void forward(const ConstPlane& luma, int x, int y, int16_t c[64]) {
-  if (luma.bit_depth == 8) {
-    dct8x8_forward(luma.row(y) + x * luma.step, luma.stride, c);
-    return;
-  }
-  const int cs = luma.bit_depth - 8;
-  uint8_t top[64];
-  for (int i = 0; i < 8; i++)
-    for (int j = 0; j < 8; j++)
-      top[8 * i + j] =
-          uint8_t(sample_value<uint16_t>(luma, x + j, y + i) >> cs);
-  dct8x8_forward(top, 8, c);
-}
-
-// One set of blocks (grid lines at ox, oy mod 8): histogram of the AC
-// magnitudes' bins, then cumulated into `out`.
-void count_set(const ConstPlane& luma, int ox, int oy, int frame, int period,
-               ZeroCounts* out) {
-  const MagnitudeBins& bins = magnitude_bins();
-  uint32_t histogram[kProbeBins + 1] = {};
-  int16_t c[64];
+// One set of blocks (grid lines at ox, oy mod 8) through `probe`, a batch
+// of blocks at a time.
+void count_set(const DamageDsp& dsp, const ConstPlane& luma, int ox, int oy,
+               int frame, int period, ZeroCounts* out) {
+  constexpr int kBatch = 256;
+  ProbeBlock batch[kBatch];
+  int n = 0;
+  const auto flush = [&] {
+    dsp.probe(luma, batch, n, out->below);
+    out->total += 63 * uint32_t(n);
+    n = 0;
+  };
   for (int j = 0; oy + 8 * j + 8 <= luma.height; j++) {
     // The first i of this row with (i + j + frame) % period == 0.
     const int first = (period - (j + frame) % period) % period;
     for (int i = first; ox + 8 * i + 8 <= luma.width; i += period) {
-      forward(luma, ox + 8 * i, oy + 8 * j, c);
-      for (int k = 1; k < 64; k++) histogram[bins.bin[std::abs(c[k])]]++;
-      out->total += 63;
+      batch[n++] = {ox + 8 * i, oy + 8 * j};
+      if (n == kBatch) flush();
     }
   }
-  uint32_t below = 0;
-  for (int k = 0; k < kProbeBins; k++) {
-    below += histogram[k];
-    out->below[k] += below;
-  }
+  if (n > 0) flush();
 }
 
 }  // namespace
@@ -79,12 +40,12 @@ int probe_period(int width, int height) {
   return period;
 }
 
-void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y,
-                 int halfway, int frame, ProbeCounts* counts) {
+void probe_zeros(const DamageDsp& dsp, const ConstPlane& luma, int origin_x,
+                 int origin_y, int halfway, int frame, ProbeCounts* counts) {
   const int period = probe_period(luma.width, luma.height);
-  count_set(luma, origin_x, origin_y, frame, period, &counts->on);
-  count_set(luma, (origin_x + halfway) % 8, (origin_y + halfway) % 8, frame,
-            period, &counts->off);
+  count_set(dsp, luma, origin_x, origin_y, frame, period, &counts->on);
+  count_set(dsp, luma, (origin_x + halfway) % 8, (origin_y + halfway) % 8,
+            frame, period, &counts->off);
 }
 
 int log2_16(uint32_t x) {

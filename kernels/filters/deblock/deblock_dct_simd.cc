@@ -4,7 +4,8 @@
 // 10-bit planes go through the same forward pass 1 and row loop, the rest of
 // the pair in 32-bit lanes (deblock_dct_hbd_simd-inl.h).
 // The forward transform needs only 16-bit adds and pmulhrsw-style products
-// (its spec was written for that); VP9's inverse rotates with exact 32-bit
+// (its spec was written for that; dct8_forward_simd-inl.h, which the damage
+// estimator's quantiser probe shares); VP9's inverse rotates with exact 32-bit
 // pair products (pmaddwd on x86, vpdpwssd where the CPU has AVX-512 VNNI,
 // smull/smlal and sqrshrn on NEON) and saturating adds, as its 16-bit
 // storage rule allows. Rows are produced a chunk of 8 at a time: every shift's
@@ -22,12 +23,12 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <vector>
 
 #include "daedalus/deblock.h"
 #include "deblock_dct_ref.h"
+#include "filters/simd_constants.h"
 #include "filters/simd_init.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -37,9 +38,9 @@ namespace {
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_SVE ||   \
-    HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
-    HWY_TARGET == HWY_SVE2_128
+#include "filters/dct8_forward_simd-inl.h"
+
+#if !DAEDALUS_DCT8_SIMD
 // One lane cannot hold a block row; SVE's vectors are sizeless and cannot be
 // array elements, which the blocks below are: the reference is these
 // targets' rung (Arm cores without SVE, the Raspberry Pi 5's, run NEON).
@@ -52,86 +53,6 @@ void DctRows(const ConstPlane& src, const Plane& dst,
 
 using D16 = hn::ScalableTag<int16_t>;
 using V16 = hn::Vec<D16>;
-
-// A vector of the constant K. On x86 it is read from memory where it is
-// used: GCC otherwise rebuilds each constant at every use (a mov and a
-// vpbroadcastw, the broadcast two uops on AMD cores), while a load folds
-// into the instruction that uses it. The array is not const and not in the
-// anonymous namespace (then GCC would see that nothing writes it), so GCC
-// cannot know its value and turn the load back into a broadcast. Hidden:
-// in the plugin (a shared object) it is addressed directly, not through
-// the GOT (a load of the address before each use).
-}  // namespace
-template <typename T, T K>
-struct __attribute__((visibility("hidden"))) Splat {
-  static constexpr std::array<T, 64 / sizeof(T)> Make() {
-    std::array<T, 64 / sizeof(T)> a{};
-    for (T& x : a) x = K;
-    return a;
-  }
-  alignas(64) static inline std::array<T, 64 / sizeof(T)> values = Make();
-};
-namespace {
-
-template <typename T, T K, class D>
-HWY_INLINE hn::Vec<D> splat(D d) {
-#if HWY_ARCH_X86
-  static_assert(hn::MaxLanes(D()) * sizeof(T) <= 64);
-  return hn::Load(d, Splat<T, K>::values.data());
-#else
-  return hn::Set(d, K);
-#endif
-}
-
-// M(v, k) of the spec for a constant k. 16-bit lanes: pmulhrsw computes it
-// exactly for k < 2^15; above, v * k = v * 2^15 + v * (k - 2^15). 32-bit
-// lanes (10-bit pass 2, whose products fit 32 bits): as written.
-template <int K, class D>
-HWY_INLINE hn::Vec<D> mul15(D d, hn::Vec<D> v) {
-  if constexpr (sizeof(hn::TFromD<D>) == 4) {
-    return hn::ShiftRight<15>(
-        hn::Add(hn::Mul(v, splat<int32_t, K>(d)), splat<int32_t, 1 << 14>(d)));
-  } else if constexpr (K >= 32768) {
-    return hn::Add(v, hn::MulFixedPoint15(v, splat<int16_t, K - 32768>(d)));
-  } else {
-    return hn::MulFixedPoint15(v, splat<int16_t, K>(d));
-  }
-}
-
-// The spec's 1D forward transform F_p over the vectors x[0..7]; in 16-bit
-// lanes every sum is within 16 bits (docs/spec.md's ranges), in 32-bit
-// lanes within 32.
-template <int kPass, class D, class V = hn::Vec<D> >
-HWY_INLINE void forward(D d, V x[8]) {
-  constexpr int K1 = kPass == 1 ? 45451 : 22725,
-                K2 = kPass == 1 ? 42813 : 21407,
-                K3 = kPass == 1 ? 38531 : 19266,
-                K5 = kPass == 1 ? 25746 : 12873, K6 = kPass == 1 ? 17734 : 8867,
-                K7 = kPass == 1 ? 9041 : 4520;
-  const V s0 = hn::Add(x[0], x[7]), s1 = hn::Add(x[1], x[6]),
-          s2 = hn::Add(x[2], x[5]), s3 = hn::Add(x[3], x[4]);
-  const V d0 = hn::Sub(x[0], x[7]), d1 = hn::Sub(x[1], x[6]),
-          d2 = hn::Sub(x[2], x[5]), d3 = hn::Sub(x[3], x[4]);
-  const V e0 = hn::Add(s0, s3), e1 = hn::Add(s1, s2), e2 = hn::Sub(s1, s2),
-          e3 = hn::Sub(s0, s3);
-  if constexpr (kPass == 1) {
-    x[0] = hn::Add(e0, e1);
-    x[4] = hn::Sub(e0, e1);
-  } else {
-    x[0] = mul15<16384>(d, hn::Add(e0, e1));
-    x[4] = mul15<16384>(d, hn::Sub(e0, e1));
-  }
-  x[2] = hn::Add(mul15<K6>(d, e2), mul15<K2>(d, e3));
-  x[6] = hn::Sub(mul15<K6>(d, e3), mul15<K2>(d, e2));
-  const V t0 = mul15<23170>(d, hn::Sub(d1, d2)),
-          t1 = mul15<23170>(d, hn::Add(d1, d2));
-  const V o0 = hn::Add(d3, t0), o1 = hn::Sub(d3, t0), o2 = hn::Sub(d0, t1),
-          o3 = hn::Add(d0, t1);
-  x[1] = hn::Add(mul15<K7>(d, o0), mul15<K1>(d, o3));
-  x[7] = hn::Sub(mul15<K7>(d, o3), mul15<K1>(d, o0));
-  x[5] = hn::Add(mul15<K3>(d, o1), mul15<K5>(d, o2));
-  x[3] = hn::Sub(mul15<K3>(d, o2), mul15<K5>(d, o1));
-}
 
 // Round2(a * C1 + b * C2, 14), saturated to 16 bits: one VP9 butterfly
 // output, exact in 32 bits. kVnni (AVX3 only, on CPUs with AVX-512 VNNI):
@@ -293,35 +214,6 @@ HWY_INLINE void inverse(D d, V t[8], V offset = V()) {
   t[5] = stored_sub(d, c2, c5);
   t[6] = stored_sub(d, c1, c6);
   t[7] = stored_sub(d, c0, b7);
-}
-
-// Transposes the 8x8 block in each 128-bit part of r[0..7].
-HWY_INLINE void transpose(D16 d, V16 r[8]) {
-  const hn::Repartition<int32_t, D16> d32;
-  const hn::Repartition<int64_t, D16> d64;
-  V16 a[8];
-  HWY_UNROLL(8)
-  for (int i = 0; i < 4; i++) {
-    a[2 * i] = hn::InterleaveLower(d, r[2 * i], r[2 * i + 1]);
-    a[2 * i + 1] = hn::InterleaveUpper(d, r[2 * i], r[2 * i + 1]);
-  }
-  hn::Vec<decltype(d32)> b[8];
-  HWY_UNROLL(8)
-  for (int h = 0; h < 2; h++) {  // rows 0-3, then 4-7
-    HWY_UNROLL(8)
-    for (int i = 0; i < 2; i++) {
-      const auto x = hn::BitCast(d32, a[4 * h + i]);
-      const auto y = hn::BitCast(d32, a[4 * h + i + 2]);
-      b[4 * h + 2 * i] = hn::InterleaveLower(d32, x, y);
-      b[4 * h + 2 * i + 1] = hn::InterleaveUpper(d32, x, y);
-    }
-  }
-  HWY_UNROLL(8)
-  for (int i = 0; i < 4; i++) {
-    const auto x = hn::BitCast(d64, b[i]), y = hn::BitCast(d64, b[i + 4]);
-    r[2 * i] = hn::BitCast(d, hn::InterleaveLower(d64, x, y));
-    r[2 * i + 1] = hn::BitCast(d, hn::InterleaveUpper(d64, x, y));
-  }
 }
 
 // The rows of a plane mirrored about its edges (the spec's refl), each
@@ -661,7 +553,7 @@ void DctRows(const ConstPlane& src, const Plane& dst,
   }
 }
 
-#endif  // HWY_SCALAR or SVE
+#endif  // DAEDALUS_DCT8_SIMD
 
 }  // namespace
 

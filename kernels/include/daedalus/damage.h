@@ -26,9 +26,29 @@ inline constexpr int kDamageStepClip = 32;
 using DamageStepsFn = void (*)(const ConstPlane& plane, int y_begin, int y_end,
                                uint32_t* col_steps, uint32_t* row_steps);
 
+// The quantiser probe's thresholds (docs/spec.md, "Quantiser probe"): the
+// probe counts small coefficients at mode=dct's thresholds
+// dct_threshold(kProbeFirstQp + k), k < kProbeBins: a quantiser in qp units.
+inline constexpr int kProbeFirstQp = 16;
+inline constexpr int kProbeBins = 48;  // qp 16..63
+
+// An 8x8 block of the probe: its top-left sample.
+struct ProbeBlock {
+  int x, y;
+};
+
+// Adds to below[k], for every k < kProbeBins, how many of the 63 AC
+// coefficients of each block blocks[0..n) of `plane` (wholly inside it)
+// have |C| <= dct_threshold(kProbeFirstQp + k): C mode=dct's forward
+// transform of the block's samples' top 8 bits.
+using DamageProbeFn = void (*)(const ConstPlane& plane,
+                               const ProbeBlock* blocks, int n,
+                               uint32_t* below);
+
 struct DamageDsp {
   DamageStepsFn steps = nullptr;      // planes of bit depth 8
   DamageStepsFn steps_hbd = nullptr;  // of bit depth 10 (16-bit words)
+  DamageProbeFn probe = nullptr;      // planes of any bit depth
 };
 
 // The entry of `dsp` for planes of `plane`'s bit depth.
@@ -76,10 +96,7 @@ BlockGrid find_block_grid(const StepProfile& profile);
 // exact zeros among the DCT coefficients of the blocks on its own grid and
 // nowhere else, in a dead zone as wide as its quantiser. The probe counts
 // small coefficients of luma's 8x8 blocks on the found grid ("on") and of
-// the blocks halfway between ("off"), at mode=dct's thresholds
-// dct_threshold(kProbeFirstQp + k): a quantiser in qp units.
-inline constexpr int kProbeFirstQp = 16;
-inline constexpr int kProbeBins = 48;  // qp 16..63
+// the blocks halfway between ("off"), at the thresholds of DamageProbeFn.
 // Block (i, j) of a set is transformed in the probe's frame f when
 // (i + j + f) % probe_period(w, h) == 0: about kProbeBlocks blocks a set
 // and frame, whatever the size, which keeps the probe's cost a fixed few
@@ -103,9 +120,9 @@ struct ProbeCounts {
 // bit depth) in the probe's frame `frame` to
 // `counts`: "on" has the grid's lines at x = origin_x, y = origin_y (mod
 // 8), "off" `halfway` samples further (4, or 2 where the grid's spacing
-// is 4: halfway between its lines).
-void probe_zeros(const ConstPlane& luma, int origin_x, int origin_y,
-                 int halfway, int frame, ProbeCounts* counts);
+// is 4: halfway between its lines), through `dsp`'s probe.
+void probe_zeros(const DamageDsp& dsp, const ConstPlane& luma, int origin_x,
+                 int origin_y, int halfway, int frame, ProbeCounts* counts);
 
 struct QuantiserEstimate {
   int zero_excess = 0;   // max over k of D(k), in 1/65536

@@ -112,9 +112,11 @@ TEST(DamageHbd, ProfilesAndProbeCountsOfTheTopEightBits) {
       ASSERT_EQ(got.rows, want.rows) << round << " plane " << p;
     }
     const int ox = origin(gen), oy = origin(gen);
+    DamageDsp ref;
+    damage_dsp_init_ref(&ref);
     ProbeCounts want, got;
-    probe_zeros(a.frame().planes[0], ox, oy, 4, round, &want);
-    probe_zeros(b.frame().planes[0], ox, oy, 4, round, &got);
+    probe_zeros(ref, a.frame().planes[0], ox, oy, 4, round, &want);
+    probe_zeros(ref, b.frame().planes[0], ox, oy, 4, round, &got);
     for (auto [w, g] : {std::pair{&want.on, &got.on}, {&want.off, &got.off}}) {
       ASSERT_EQ(g->total, w->total) << round;
       for (int k = 0; k < kProbeBins; k++)

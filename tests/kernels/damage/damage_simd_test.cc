@@ -1,9 +1,11 @@
-// The damage estimator's SIMD steps on every Highway target against known
-// answers: planes long or wide enough to overflow a 16-bit lane if the sums
-// were not flushed, at both depths (with random bits outside the values),
-// whole and in row pieces. Against the scalar reference on random and
-// adversarial frames of every format and size: the harness's DSP rows
-// (tests/kernels/harness, HarnessSimd.DamageSteps and DamageStepsHbd).
+// The damage estimator's SIMD steps and quantiser probe on every Highway
+// target against known answers: planes long or wide enough to overflow a
+// 16-bit lane if the sums were not flushed, at both depths (with random
+// bits outside the values), whole and in row pieces; more blocks in one
+// call than a 16-bit lane counts. Against the scalar reference on random
+// and adversarial frames of every format and size: the harness's DSP rows
+// (tests/kernels/harness, HarnessSimd.DamageSteps, DamageStepsHbd,
+// DamageProbe and DamageProbeHbd).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -60,6 +62,27 @@ TEST_P(DamageSimd, ExtremeStepsOnLongAndWidePlanes) {
         }
       }
     }
+}
+
+// A flat block has every AC coefficient 0, under every threshold: n copies
+// of it add 63 n to every count. 70001 blocks in one call count 8 in a lane
+// for each group of up to 4 blocks (AVX-512): past a 16-bit lane's 65535
+// unless the counts are flushed, with a last group of one block.
+TEST_P(DamageSimd, ProbeCountsPastA16BitLane) {
+  DamageDsp dsp;
+  damage_dsp_init(&dsp);
+  std::mt19937 gen = test::rng(4);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::P010_10LE}) {
+    SCOPED_TRACE(pixel_format_name(format));
+    Image image(format, 16, 8, 3);
+    test::fill(image, [](int, int x, int) { return x < 8 ? 77 : x; });
+    test::set_outside_bits(image, gen);
+    const ConstPlane luma = image.frame().planes[0];
+    const std::vector<ProbeBlock> blocks(70001, ProbeBlock{0, 0});
+    std::vector<uint32_t> below(kProbeBins, 5);
+    dsp.probe(luma, blocks.data(), int(blocks.size()), below.data());
+    EXPECT_EQ(below, std::vector<uint32_t>(kProbeBins, 5 + 63 * 70001));
+  }
 }
 
 }  // namespace

@@ -90,10 +90,12 @@ TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
   });
   const ConstPlane luma = image.frame().planes[0];
   ASSERT_EQ(probe_period(luma.width, luma.height), 8);
+  DamageDsp dsp;
+  damage_dsp_init(&dsp);
   int blocks = 0;
   for (int f = 0; f < 8; f++) {
     ProbeCounts c;
-    probe_zeros(luma, 3, 5, 4, f, &c);
+    probe_zeros(dsp, luma, 3, 5, 4, f, &c);
     int expected = 0;
     for (int j = 0; j < 32; j++)
       for (int i = 0; i < 129; i++) expected += (i + j + f) % 8 == 0;
@@ -108,7 +110,7 @@ TEST(QuantiserProbe, WhichBlocksAFrameProbes) {
   EXPECT_EQ(blocks, 129 * 32);
   ProbeCounts tiny;
   Image one(PixelFormat::GRAY8, 7, 7, 0);
-  probe_zeros(one.frame().planes[0], 0, 0, 4, 0, &tiny);
+  probe_zeros(dsp, one.frame().planes[0], 0, 0, 4, 0, &tiny);
   EXPECT_EQ(tiny.on.total, 0u);
   EXPECT_EQ(estimate_quantiser(tiny, 256).zero_excess, 0);
 }
@@ -137,18 +139,23 @@ Image coded(int q, int ox, int oy, uint32_t salt, int share = 64,
 
 // probe_zeros against a count written from the spec's words, with the
 // transform as its oracle: random content, sizes (1x1 and odd ones
-// included), origins and frames.
+// included), origins and frames; through the reference's probe and the
+// init ladder's.
 TEST(QuantiserProbe, CountsMatchTheSpec) {
   std::mt19937 gen = test::rng(11);
   std::uniform_int_distribution<int> size(1, 300), origin(0, 7), frame(0, 20);
+  DamageDsp dsps[2];
+  damage_dsp_init_ref(&dsps[0]);
+  damage_dsp_init(&dsps[1]);
   for (int round = 0; round < 40; round++) {
+    const DamageDsp& dsp = dsps[round % 2];
     Image image(PixelFormat::GRAY8, size(gen), size(gen), origin(gen));
     test::fill_random(image, gen);
     const ConstPlane luma = image.frame().planes[0];
     const int ox = origin(gen), oy = origin(gen), f = frame(gen);
     const int halfway = gen() % 2 ? 4 : 2;
     ProbeCounts c;
-    probe_zeros(luma, ox, oy, halfway, f, &c);
+    probe_zeros(dsp, luma, ox, oy, halfway, f, &c);
     for (auto [set, x0, y0] :
          {std::tuple{&c.on, ox, oy},
           std::tuple{&c.off, (ox + halfway) % 8, (oy + halfway) % 8}}) {
@@ -191,9 +198,11 @@ TEST(QuantiserProbe, TheEstimatorFindsACodersZeros) {
     EXPECT_GE(d.rung, dct_rung(d.quantiser, 0)) << q;
     EXPECT_EQ(dct_rung(d.quantiser, d.rung), d.rung) << q;
     // Probed on a grid beside the coder's, the zeros are not there.
+    DamageDsp dsp;
+    damage_dsp_init(&dsp);
     ProbeCounts beside;
     for (int f = 0; f < 8; f++)
-      probe_zeros(image.frame().planes[0], 5, 7, 4, f, &beside);
+      probe_zeros(dsp, image.frame().planes[0], 5, 7, 4, f, &beside);
     EXPECT_LT(estimate_quantiser(beside, 256).zero_excess,
               d.quantiser.zero_excess / 4)
         << q;

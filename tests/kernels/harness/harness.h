@@ -96,10 +96,10 @@ void run_case(const Case& c, const std::vector<Subject>& subjects,
               const Passes& passes);
 
 // A row for a DSP table entry that no backend runs (the damage
-// estimator's step profiles: every backend leaves the estimate to the
-// CPU). Its subjects are the entries the table's init ladder fills while
-// one Highway target is in force, run on every plane of the frames of the
-// same passes (sizes, adversarial contents, guard pages), rows cut into
+// estimator's step profiles and quantiser probe: every backend leaves the
+// estimate to the CPU). Its subjects are the entries the table's init ladder
+// fills while one Highway target is in force, run on every plane of the frames
+// of the same passes (sizes, adversarial contents, guard pages), rows cut into
 // the pieces threads might be handed, against the reference's entry on
 // whole planes. The output is words (sums added to what `out` holds),
 // compared between guard words.
