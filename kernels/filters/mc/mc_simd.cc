@@ -32,6 +32,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/mc/mc_simd.cc"
+#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -157,19 +158,29 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   using VU = hn::Vec<DU16>;
   const int N = static_cast<int>(hn::Lanes(du));
   const auto* words = reinterpret_cast<const uint16_t*>(src.row(c));
+  // Row c + 4, which the calls for the rows after this one read, is fetched
+  // into the cache meanwhile: once a frame is larger than the cache, the
+  // source stream is what holds the passes back, and the hardware's
+  // prefetch alone does not keep ahead of it.
+  const auto* ahead = reinterpret_cast<const uint16_t*>(
+      src.row(std::min(c + 4, src.height - 1)));
   // The plane's fields as locals: stores to `out` cannot change them.
   const int lsb = src.lsb, step = src.step, bits = src.bit_depth;
   const uint16_t max = static_cast<uint16_t>(src.max_value());
   const auto copy = [&](auto word_value) {
     if (step == 2) {
-      for (; j + N <= right; j += N)
+      for (; j + N <= right; j += N) {
+        hwy::Prefetch(ahead + x0 + j);
         hn::StoreU(word_value(hn::LoadU(du, words + x0 + j)), du, out + j);
+      }
     } else {
       // P010 chroma: the channel's words are every other one of the row, as
       // Deinterleave reads bytes (stopping a sample short, for the same
       // reason).
       for (; j + N < right; j += N) {
         VU even, odd;
+        hwy::Prefetch(ahead + 2 * (x0 + j));
+        hwy::Prefetch(ahead + 2 * (x0 + j) + N);
         hn::LoadInterleaved2(du, words + 2 * (x0 + j), even, odd);
         hn::StoreU(word_value(even), du, out + j);
       }
