@@ -1,9 +1,9 @@
 // The AVX-512 island of mc's 10-bit 2-D 8-tap pass, for mc_simd.cc, which
 // includes it inside its AVX3 target's namespace after mc_words_simd-inl.h
 // and mc_dot_avx512-inl.h, whose DAEDALUS_MC_DOT_ATTR it takes (VNNI's
-// vpdpwssd through Sum8, VBMI2's vpshrdd, prefetchw) and undefines. Run only
-// where mc_cpu_has_dot_products() says the CPU has them. Hence no include guard
-// and no includes of its own.
+// vpdpwssd through Sum8, VBMI's vpermt2b, VBMI2's vpshrdd, prefetchw) and
+// undefines. Run only where mc_cpu_has_dot_products() says the CPU has them.
+// Hence no include guard and no includes of its own.
 //
 // The plan of the 8-bit quad rows (QuadRows) at 16 bits: a place holds 4
 // horizontally filtered source rows as two pair rows, rows 2p and 2p + 1
@@ -12,7 +12,7 @@
 // (ClipEvenOdd of two rows' sums), so no row is stored twice. Output rows
 // s = 0 .. 3 of a step read the places' 6 pair rows: rows 0 and 2 pair
 // rows 0 .. 3 and 1 .. 4, rows 1 and 3 the pair rows between them, made by
-// vpshrdd from two neighbours (the high row of one, the low of the next).
+// a permute from two neighbours (the high row of one, the low of the next).
 // So each pair row is loaded once for 4 output rows.
 //
 // A place's group (64 columns) is 512 bytes: per pair row, per half of 32
@@ -48,31 +48,54 @@ struct EvenOdd {
   V32 even, odd;
 };
 
-// The pair row of rows 2p + 1 and 2p + 2 from pair rows p and p + 1; in
-// a row of values, the vector one word further than a, b the one a dword
-// further.
-DAEDALUS_MC_DOT_ATTR HWY_INLINE V16 Between(V16 a, V16 b) {
-  return V16{_mm512_shrdi_epi32(a.raw, b.raw, 16)};
+// vpermt2b's indices for Between: in each 32-bit lane, the high word of
+// the first vector's lane, then the low word of the second's.
+struct BetweenIndices {
+  constexpr BetweenIndices() {
+    for (int j = 0; j < 16; j++) {
+      bytes[4 * j] = static_cast<uint8_t>(4 * j + 2);
+      bytes[4 * j + 1] = static_cast<uint8_t>(4 * j + 3);
+      bytes[4 * j + 2] = static_cast<uint8_t>(64 + 4 * j);
+      bytes[4 * j + 3] = static_cast<uint8_t>(64 + 4 * j + 1);
+    }
+  }
+  alignas(64) uint8_t bytes[64] = {};
+};
+alignas(64) constexpr BetweenIndices kBetweenIndices;
+
+// The pair row of rows 2p + 1 and 2p + 2 from pair rows p and p + 1
+// (`between`: kBetweenIndices). A byte permute rather than vpshrdd: Intel
+// runs vpshrdd, the shifts and vpdpwssd on one port for 512-bit vectors,
+// the permutes on another (on the Xeon no slower, on the Zen 5 faster).
+DAEDALUS_MC_DOT_ATTR HWY_INLINE V16 Between(V16 a, V16 b, __m512i between) {
+  return V16{_mm512_permutex2var_epi8(a.raw, between, b.raw)};
 }
 
-// The vector k dwords further than a, b the one after a.
+// The vector k dwords further than a in a row of values, b the one after a.
 template <int k>
 DAEDALUS_MC_DOT_ATTR HWY_INLINE V16 Dwords(V16 a, V16 b) {
   return V16{_mm512_alignr_epi32(b.raw, a.raw, k)};
 }
 
+// The vector one word further than a in a row of values, b the one a dword
+// further.
+DAEDALUS_MC_DOT_ATTR HWY_INLINE V16 WordAfter(V16 a, V16 b) {
+  return V16{_mm512_shrdi_epi32(a.raw, b.raw, 16)};
+}
+
 // The horizontal sums of 32 outputs of the row at p (values, output x from
-// p[x .. x + 7]). The 8 windows (from p + k, k < 8) are made from the two
-// aligned vectors at p: an unaligned vector crosses a cache line, and costs
-// two loads.
+// p[x .. x + 7]). The 8 windows (from p + k) come from the two aligned
+// vectors at p: an unaligned vector crosses a cache line, and costs two
+// loads. (Loading the odd windows instead was no faster on the Xeon and
+// slower on the Zen 5.)
 DAEDALUS_MC_DOT_ATTR HWY_INLINE EvenOdd
 HorizontalSums(const WordTaps& t, const uint16_t* HWY_RESTRICT p) {
   const V16 a = Values(p), b = Values(p + 32);
   const V16 w2 = Dwords<1>(a, b), w4 = Dwords<2>(a, b);
   const V16 w6 = Dwords<3>(a, b), w8 = Dwords<4>(a, b);
   return {Sum8Taps(t, a, w2, w4, w6),
-          Sum8Taps(t, Between(a, w2), Between(w2, w4), Between(w4, w6),
-                   Between(w6, w8))};
+          Sum8Taps(t, WordAfter(a, w2), WordAfter(w2, w4), WordAfter(w4, w6),
+                   WordAfter(w6, w8))};
 }
 
 // Fetches into the cache the lines of [at, at + bytes) from each of the 4
@@ -124,14 +147,14 @@ struct FourRows {
 };
 
 DAEDALUS_MC_DOT_ATTR HWY_INLINE FourRows
-VerticalSums(const WordTaps& t, const uint16_t* p0, const uint16_t* p1,
-             const uint16_t* p2, const uint16_t* p3, const uint16_t* p4,
-             const uint16_t* p5) {
+VerticalSums(const WordTaps& t, __m512i between, const uint16_t* p0,
+             const uint16_t* p1, const uint16_t* p2, const uint16_t* p3,
+             const uint16_t* p4, const uint16_t* p5) {
   const V16 a0 = Values(p0), a1 = Values(p1), a2 = Values(p2);
   const V16 a3 = Values(p3), a4 = Values(p4), a5 = Values(p5);
-  const V16 b01 = Between(a0, a1), b12 = Between(a1, a2);
-  const V16 b23 = Between(a2, a3), b34 = Between(a3, a4);
-  const V16 b45 = Between(a4, a5);
+  const V16 b01 = Between(a0, a1, between), b12 = Between(a1, a2, between);
+  const V16 b23 = Between(a2, a3, between), b34 = Between(a3, a4, between);
+  const V16 b45 = Between(a4, a5, between);
   return {Sum8Taps(t, a0, a1, a2, a3), Sum8Taps(t, b01, b12, b23, b34),
           Sum8Taps(t, a1, a2, a3, a4), Sum8Taps(t, b12, b23, b34, b45)};
 }
@@ -161,6 +184,7 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalWordQuads(
     size_t g0, size_t count, uint16_t* const* out, ptrdiff_t ahead) {
   const WordTaps t(taps);
   const V16 vmax = hn::Set(D16(), static_cast<int16_t>(maxv));
+  const __m512i between = _mm512_load_si512(kBetweenIndices.bytes);
   uintptr_t next[4] = {};
   if (ahead)
     for (int r = 0; r < 4; r++)
@@ -176,9 +200,9 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalWordQuads(
       const uint16_t* p3 = p2 + kWordPairRow;
       const uint16_t* p5 = p4 + kWordPairRow;
       const size_t o = kWordHalf / 2;  // the odd columns' lanes
-      const FourRows even = VerticalSums(t, p0, p1, p2, p3, p4, p5);
-      const FourRows odd =
-          VerticalSums(t, p0 + o, p1 + o, p2 + o, p3 + o, p4 + o, p5 + o);
+      const FourRows even = VerticalSums(t, between, p0, p1, p2, p3, p4, p5);
+      const FourRows odd = VerticalSums(t, between, p0 + o, p1 + o, p2 + o,
+                                        p3 + o, p4 + o, p5 + o);
       const size_t x = kWordColumns * i + kHalfColumns * h;
       StoreWords<kShift>(even.r0, odd.r0, vmax, shift, out[0], x);
       StoreWords<kShift>(even.r1, odd.r1, vmax, shift, out[1], x);
