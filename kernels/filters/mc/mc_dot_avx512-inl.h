@@ -3,7 +3,8 @@
 // Window (hence no include guard and no includes of its own). Highway 1.0.3
 // has no such ops: these functions are compiled for AVX3 plus AVX512-VNNI,
 // VBMI (and VBMI2's vpshrdd) and run only where mc_cpu_has_dot_products()
-// says the CPU has the three.
+// says the CPU has the three. (PRFCHW too, for mc_words_avx512-inl.h's
+// prefetchw, which every CPU with them has, and older ones run as a no-op.)
 //
 // vpdpbusd multiplies 4 unsigned bytes (samples) by 4 signed bytes (taps)
 // and adds the 4 products to a 32-bit lane: two of them give an output's 8
@@ -16,7 +17,8 @@
 // built and consumed by always-inlined functions.
 
 #define DAEDALUS_MC_DOT_ATTR \
-  __attribute__((target(HWY_TARGET_STR ",avx512vnni,avx512vbmi,avx512vbmi2")))
+  __attribute__((            \
+      target(HWY_TARGET_STR ",avx512vnni,avx512vbmi,avx512vbmi2,prfchw")))
 
 // Taps 4h .. 4h + 3 of a phase, as signed bytes in every 32-bit lane.
 DAEDALUS_MC_DOT_ATTR inline __m512i DotTaps(const int16_t* taps, int h) {
@@ -297,4 +299,5 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
   }
 }
 
-#undef DAEDALUS_MC_DOT_ATTR
+// (DAEDALUS_MC_DOT_ATTR serves mc_words_avx512-inl.h too, which undefines
+// it.)

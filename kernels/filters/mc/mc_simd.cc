@@ -32,6 +32,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "filters/mc/mc_simd.cc"
+#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -157,19 +158,29 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
   using VU = hn::Vec<DU16>;
   const int N = static_cast<int>(hn::Lanes(du));
   const auto* words = reinterpret_cast<const uint16_t*>(src.row(c));
+  // Row c + 4, which the calls for the rows after this one read, is fetched
+  // into the cache meanwhile: once a frame is larger than the cache, the
+  // source stream is what holds the passes back, and the hardware's
+  // prefetch alone does not keep ahead of it.
+  const auto* ahead = reinterpret_cast<const uint16_t*>(
+      src.row(std::min(c + 4, src.height - 1)));
   // The plane's fields as locals: stores to `out` cannot change them.
   const int lsb = src.lsb, step = src.step, bits = src.bit_depth;
   const uint16_t max = static_cast<uint16_t>(src.max_value());
   const auto copy = [&](auto word_value) {
     if (step == 2) {
-      for (; j + N <= right; j += N)
+      for (; j + N <= right; j += N) {
+        hwy::Prefetch(ahead + x0 + j);
         hn::StoreU(word_value(hn::LoadU(du, words + x0 + j)), du, out + j);
+      }
     } else {
       // P010 chroma: the channel's words are every other one of the row, as
       // Deinterleave reads bytes (stopping a sample short, for the same
       // reason).
       for (; j + N < right; j += N) {
         VU even, odd;
+        hwy::Prefetch(ahead + 2 * (x0 + j));
+        hwy::Prefetch(ahead + 2 * (x0 + j) + N);
         hn::LoadInterleaved2(du, words + 2 * (x0 + j), even, odd);
         hn::StoreU(word_value(even), du, out + j);
       }
@@ -541,6 +552,7 @@ void Vertical8Pairs(const int16_t* const* pairs, const TapPairs t, size_t g0,
 #if HWY_TARGET == HWY_AVX3
 #define MC_DOT_ISLAND 1
 #include "filters/mc/mc_dot_avx512-inl.h"
+#include "filters/mc/mc_words_avx512-inl.h"
 #elif HWY_TARGET == HWY_NEON && HWY_ARCH_ARM_A64
 #define MC_DOT_ISLAND 1
 #include "filters/mc/mc_dot_neon-inl.h"
@@ -684,18 +696,39 @@ void WordPairRows(const Plane& dst, int iy, int h, const int16_t* taps,
 // island's quad rows: quad row k holds source rows clamp(b + 4k + m), m < 4,
 // b = y_begin + iy - 3 (filtered horizontally by fill(c, out), from the
 // rows' numbers c[0..3]), and output row y_begin + 4k + s reads quad rows
-// k .. k + 2 shifted by s rows, 4 output rows at a time. Quad row k goes
-// into ring place k % 3 (scratch rows 0 .. 5, two each) once quad row
-// k - 3 is no longer read; the rows' partial last groups, or whole rows of
-// interleaved chroma, are written through scratch rows 10 .. 13.
-template <class Fill>
-void QuadRows(const Plane& dst, int iy, int h, const int16_t* taps,
-              Scratch<uint8_t>& s, size_t G, const Fill& fill, int y_begin,
+// k .. k + 2 shifted by s rows, 4 output rows at a time (vertical(q, g0,
+// count, rows, ahead): groups [g0, g0 + count) of rows s = 0 .. 3 from
+// quad rows q[0..2], row s from rows[s] on where that is not null; `ahead`,
+// where not 0, the bytes from rows[s] to the next step's row s, which the
+// call may fetch into the cache). Quad row k goes
+// into ring place k % 3 (scratch rows 0 .. 5, two each; 10-bit ones, the
+// word island's two pair rows, 0 .. 11, four each) once quad row k - 3 is
+// no longer read; the rows' partial last groups, or whole rows of
+// interleaved chroma, are written through the 4 scratch rows from 10 (16),
+// after 4 that the fill may use.
+constexpr int kQuadRows = 3;
+
+template <class S>
+constexpr int QuadRowScratchRows() {
+  return 2 * static_cast<int>(sizeof(S));
+}
+
+template <class S>
+uint8_t* QuadFillRow(Scratch<S>& s, int m) {
+  return s.row(kQuadRows * QuadRowScratchRows<S>() + m);
+}
+
+template <class S, class Fill, class Vertical>
+void QuadRows(const Plane& dst, int iy, int h, Scratch<S>& s, size_t G,
+              const Fill& fill, const Vertical& vertical, int y_begin,
               int y_end) {
   const int b = y_begin + iy - 3;
-  const auto quad = [&](int k) { return s.row(2 * (k % 3)); };
+  const auto quad = [&](int k) {
+    return reinterpret_cast<S*>(
+        s.row(QuadRowScratchRows<S>() * (k % kQuadRows)));
+  };
   const size_t w = static_cast<size_t>(dst.width);
-  const size_t whole = dst.step == 1 ? w / G : 0;
+  const size_t whole = dst.step == sizeof(S) ? w / G : 0;
   const size_t rest = s.groups - whole;
   for (int k = 0; y_begin + 4 * k < y_end; k++) {
     for (int built = k == 0 ? 0 : k + 2; built <= k + 2; built++) {
@@ -704,20 +737,22 @@ void QuadRows(const Plane& dst, int iy, int h, const int16_t* taps,
         c[m] = std::clamp(b + 4 * built + m, 0, h - 1);
       fill(c, quad(built));
     }
-    const uint8_t* q[3] = {quad(k), quad(k + 1), quad(k + 2)};
+    const S* q[3] = {quad(k), quad(k + 1), quad(k + 2)};
     const int y0 = y_begin + 4 * k, n = std::min(4, y_end - y0);
-    uint8_t* rows[4] = {};
-    uint8_t* tmp[4] = {};
+    S* rows[4] = {};
+    S* tmp[4] = {};
     for (int r = 0; r < n; r++) {
-      rows[r] = dst.row(y0 + r);
-      tmp[r] = s.row(10 + r);
+      rows[r] = reinterpret_cast<S*>(dst.row(y0 + r));
+      tmp[r] = reinterpret_cast<S*>(QuadFillRow(s, 4 + r));
     }
-    if (whole) VerticalQuads(q, taps, 0, whole, rows);
+    // The next step's rows, where they are whole rows of this band.
+    const ptrdiff_t ahead = y0 + 8 <= y_end && n == 4 ? 4 * dst.stride : 0;
+    if (whole) vertical(q, 0, whole, rows, ahead);
     if (!rest) continue;
-    VerticalQuads(q, taps, whole, rest, tmp);
+    vertical(q, whole, rest, tmp, ptrdiff_t{0});
     for (int r = 0; r < n; r++) {
-      if (dst.step == 1)
-        std::memcpy(rows[r] + whole * G, tmp[r], w - whole * G);
+      if (dst.step == sizeof(S))
+        std::memcpy(rows[r] + whole * G, tmp[r], (w - whole * G) * sizeof(S));
       else
         Scatter(dst, y0 + r, tmp[r]);
     }
@@ -743,8 +778,8 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fx];
   const int16_t* taps_y =
       bilinear ? nullptr : kVp9Filters[static_cast<int>(filter)][sh.fy];
-  // The spares: the quad rows' (QuadRows), rows 8 .. 13; the pair rows'
-  // (WordPairRows), rows 8 .. 23.
+  // The spares: the quad rows' (QuadRows), rows 8 .. 13 (10-bit: 8 .. 19);
+  // the pair rows' (WordPairRows), rows 8 .. 23.
   const int spares = kBytes ? (MC_DOT_ISLAND && dot ? 6 : 0)
                             : (bilinear || sh.fy == 0 ? 0 : 16);
   Scratch<S> s(w, G, spares);
@@ -811,25 +846,65 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
 #if MC_DOT_ISLAND
   if constexpr (kBytes) {
     if (dot && !bilinear) {
-      // Rows 6 .. 9 (after the ring's 0 .. 5) hold 4 windows' extended
-      // parts, or 4 source rows.
+      // The 4 fill rows hold 4 windows' extended parts, or 4 source rows.
       const auto fill = [&](const int* c, uint8_t* out) {
         if (sh.fx == 0) {
           const uint8_t* rows[4];
           for (int m = 0; m < 4; m++) {
-            Extend(src, c[m], sh.ix, w, s.row(6 + m));
-            rows[m] = s.row(6 + m);
+            rows[m] = QuadFillRow(s, m);
+            Extend(src, c[m], sh.ix, w, QuadFillRow(s, m));
           }
           return QuadsOfRows(rows, s.groups, out);
         }
         const Window<S> e[4] = {
-            {src, c[0], sh.ix, G, s.groups, inside, s.row(6)},
-            {src, c[1], sh.ix, G, s.groups, inside, s.row(7)},
-            {src, c[2], sh.ix, G, s.groups, inside, s.row(8)},
-            {src, c[3], sh.ix, G, s.groups, inside, s.row(9)}};
+            {src, c[0], sh.ix, G, s.groups, inside, QuadFillRow(s, 0)},
+            {src, c[1], sh.ix, G, s.groups, inside, QuadFillRow(s, 1)},
+            {src, c[2], sh.ix, G, s.groups, inside, QuadFillRow(s, 2)},
+            {src, c[3], sh.ix, G, s.groups, inside, QuadFillRow(s, 3)}};
         HorizontalQuads(e, taps_x, s.groups, out);
       };
-      QuadRows(dst, sh.iy, h, taps_y, s, G, fill, y_begin, y_end);
+      const auto vertical = [&](const uint8_t* const* q, size_t g0,
+                                size_t count, uint8_t* const* rows,
+                                ptrdiff_t /*ahead*/) {
+        VerticalQuads(q, taps_y, g0, count, rows);
+      };
+      QuadRows(dst, sh.iy, h, s, G, fill, vertical, y_begin, y_end);
+      return;
+    }
+  }
+#endif
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (!kBytes && kVnni) {
+    // The word island's 2-D pass; a vertical pass alone reads pair rows.
+    if (!bilinear && sh.fx != 0) {
+      const auto ext = [&](int m) {
+        return reinterpret_cast<uint16_t*>(QuadFillRow(s, m));
+      };
+      const auto fill = [&](const int* c, uint16_t* out) {
+        const Window<S> e[4] = {
+            {src, c[0], sh.ix, G, s.groups, inside, ext(0)},
+            {src, c[1], sh.ix, G, s.groups, inside, ext(1)},
+            {src, c[2], sh.ix, G, s.groups, inside, ext(2)},
+            {src, c[3], sh.ix, G, s.groups, inside, ext(3)}};
+        // The next place's rows, from the window's first column.
+        uintptr_t ahead[4];
+        for (int m = 0; m < 4; m++)
+          ahead[m] =
+              reinterpret_cast<uintptr_t>(src.row(std::min(c[m] + 4, h - 1))) +
+              static_cast<uintptr_t>((sh.ix - 3) * src.step);
+        HorizontalWordQuads(e, taps_x, maxv, s.groups, ahead, G * src.step,
+                            out);
+      };
+      const auto vertical = [&](const uint16_t* const* q, size_t g0,
+                                size_t count, uint16_t* const* rows,
+                                ptrdiff_t ahead) {
+        if (dst.lsb)
+          VerticalWordQuads<true>(q, taps_y, maxv, dst.lsb, g0, count, rows,
+                                  ahead);
+        else
+          VerticalWordQuads<false>(q, taps_y, maxv, 0, g0, count, rows, ahead);
+      };
+      QuadRows(dst, sh.iy, h, s, G, fill, vertical, y_begin, y_end);
       return;
     }
   }

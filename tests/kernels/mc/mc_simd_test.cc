@@ -248,6 +248,42 @@ TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
   EXPECT_GT(most, 32767);  // so 16 bits do overflow without the bias
 }
 
+// The 2-D passes go 4 output rows a step over places of 4 source rows (the
+// islands' quad rows; at 10 bits two pair rows, and the rows between them
+// made from neighbours): every height up to 3 steps and a row, every
+// vertical shift that clamps rows into the first or last place, widths
+// around the groups, planar and interleaved, random and extreme content.
+TEST_P(McSimd, TwoDimensionalStepsAndPlaces) {
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(9);
+    std::uniform_int_distribution<int> phase(1, 15), coin(0, 1);
+    for (PixelFormat format : kGray)
+      for (int h = 1; h <= 13; h++)
+        for (int w : {1, 63, 64, 65, 190}) {
+          Image src(format, w, h, 1 + h % 3);
+          const int maxv = max_of(src);
+          if (h % 2)
+            fill_source(src, gen);
+          else
+            fill_source(src, gen,
+                        [&](int, int, int) { return coin(gen) ? maxv : 0; });
+          for (int iy : {-h - 4, -5, -1, 0, 2, h - 3, h + 2})
+            for (McFilter filter : kMc8TapFilters)
+              expect_plane_matches(
+                  dsps, src, {w % 7 - 3, iy, phase(gen), phase(gen)}, filter);
+        }
+    for (PixelFormat format : kSemiPlanar)
+      for (int h : {3, 9, 17}) {
+        Image src(format, 2 * 65, h, 2);
+        fill_source(src, gen);
+        for (McFilter filter : kMc8TapFilters)
+          expect_frame_matches(dsps, src, {3.3, -2.6, filter}, 2);
+      }
+  }
+}
+
 // Shifts far past the plane (every tap clamps to one edge), and shifts that
 // leave the window straddling an edge.
 TEST_P(McSimd, ShiftsBeyondThePlane) {
