@@ -36,13 +36,6 @@ void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
   }
 }
 
-// Rows [y, y + rows) of p (those in the plane), for the next block row.
-void prefetch_rows(const ConstPlane& p, int y, int rows) {
-  for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
-    for (int c = 0; c < p.width * p.step; c += 64)
-      __builtin_prefetch(p.row(r) + c);
-}
-
 // What stays the same over a call, and the scratch space of a chunk.
 struct Rows {
   Rows(const CdefDsp& dsp, const Frame& dst_, const ConstFrame& src_,
@@ -191,16 +184,6 @@ void cdef_filter_rows(const CdefDsp& dsp, const Frame& dst,
       if (cy0 + w.ch <= src.planes[p].height)
         uv_blocks[p] = std::min(w.nb, src.planes[p].width / w.cw);
     const int uv_any = std::max(uv_blocks[1], uv_blocks[2]);
-    // The rows the next block row reads first and writes.
-    if (by + 1 < by_end) {
-      for (int p = 0; p < src.num_planes; p++) {
-        const int py = p ? w.sy : 0;
-        const int y = (y0 + 8) >> py, h = 8 >> py;
-        prefetch_rows(src.planes[p], y + 2, h);
-        prefetch_rows(dst.planes[p], y, h);
-      }
-    }
-
     for (int b0 = 0; full && b0 < w.nb; b0 += kCdefChunk) {
       const int n = std::min(kCdefChunk, w.nb - b0);
       luma_chunk(w, y0, b0, n);
