@@ -324,6 +324,7 @@ struct Sink {
   int step[2];
   int lsb = 0;
   int sec = 0, damping = 0;
+  CdefAhead* ahead = nullptr;
 };
 
 // Rows of kW samples of type S from v (rows of kW) to o.
@@ -461,8 +462,10 @@ HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
 
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
 void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < n; k++) {
     filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(jobs[k], sink);
+    cdef_fetch_ahead(sink.ahead);
+  }
 }
 
 using FilterFn = void (*)(const Job*, int, const Sink&);
@@ -547,7 +550,8 @@ void filter(const CdefBlocks& b) {
                      {b.step[0], b.step[1]},
                      b.lsb,
                      b.sec,
-                     b.damping};
+                     b.damping,
+                     b.ahead};
   Job jobs[kChunk];
   for_each_key(key, [&](int k, uint64_t blocks) HWY_ATTR {
     int count = 0;
