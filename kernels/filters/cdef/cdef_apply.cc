@@ -36,11 +36,14 @@ void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
   }
 }
 
-// Rows [y, y + rows) of p (those in the plane), for the next block row.
-void prefetch_rows(const ConstPlane& p, int y, int rows) {
+// The cache lines of samples [x0, x1) of rows [y, y + rows) of p (those in
+// the plane), added to `ahead`.
+void list_lines(CdefAhead& ahead, const ConstPlane& p, int x0, int x1, int y,
+                int rows) {
+  const int c0 = std::max(x0, 0) * p.step, c1 = std::min(x1, p.width) * p.step;
   for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
-    for (int c = 0; c < p.width * p.step; c += 64)
-      __builtin_prefetch(p.row(r) + c);
+    for (int c = c0 & ~63; c < c1 && ahead.n < CdefAhead::kMaxLines; c += 64)
+      ahead.lines[ahead.n++] = p.row(r) + c;
 }
 
 // What stays the same over a call, and the scratch space of a chunk.
@@ -73,7 +76,23 @@ struct Rows {
   int var[kCdefChunk];
   // Where a chroma pair's blocks outside one of the planes go.
   uint16_t spill[8 * 4 * kCdefChunk];
+  // What the next chunk stages, for the filters to prefetch.
+  CdefAhead ahead;
 };
+
+// Lists the source lines of the chunk after blocks [b0, b0 + n) of the block
+// row at y0 (this row's next chunk, or row y_next's first) in w.ahead.
+void list_next_chunk(Rows& w, int y0, int b0, int n, int y_next) {
+  w.ahead.n = w.ahead.next = 0;
+  const bool last = b0 + n >= w.nb;
+  if (last && y_next < 0) return;
+  const int x = last ? 0 : b0 + n, y = last ? y_next : y0;
+  const int m = std::min(kCdefChunk, w.nb - x);
+  list_lines(w.ahead, w.src.planes[0], 8 * x - 8, 8 * (x + m) + 8, y - 2, 12);
+  for (int p = 1; p < w.src.num_planes; p++)
+    list_lines(w.ahead, w.src.planes[p], (8 * x - 8) >> w.sx,
+               (8 * (x + m) + 8) >> w.sx, (y >> w.sy) - 2, w.ch + 4);
+}
 
 // Blocks [b0, b0 + n) of plane p at row y (luma, or 4:4:4 chroma) from the
 // staged samples, with strengths pri (per block) and sec.
@@ -90,7 +109,8 @@ CdefBlocks one_plane(Rows& w, int p, int y, int b0, int n, const uint8_t* pri,
           pri,
           dir,
           sec,
-          damping};
+          damping,
+          &w.ahead};
 }
 
 // Luma blocks [b0, b0 + n) of the block row at y0: the direction search and
@@ -156,7 +176,8 @@ void chroma_chunk(Rows& w, int cy0, int b0, int n, const int* uv_blocks) {
       w.uv_pris,
       w.uv_dir,
       w.uv_sec,
-      damping};
+      damping,
+      &w.ahead};
   if (blocks.n > 0) filter(blocks);
   if (blocks.n == n) return;
   // The rest lie in one plane only: the other's results go to the spill.
@@ -191,18 +212,9 @@ void cdef_filter_rows(const CdefDsp& dsp, const Frame& dst,
       if (cy0 + w.ch <= src.planes[p].height)
         uv_blocks[p] = std::min(w.nb, src.planes[p].width / w.cw);
     const int uv_any = std::max(uv_blocks[1], uv_blocks[2]);
-    // The rows the next block row reads first and writes.
-    if (by + 1 < by_end) {
-      for (int p = 0; p < src.num_planes; p++) {
-        const int py = p ? w.sy : 0;
-        const int y = (y0 + 8) >> py, h = 8 >> py;
-        prefetch_rows(src.planes[p], y + 2, h);
-        prefetch_rows(dst.planes[p], y, h);
-      }
-    }
-
     for (int b0 = 0; full && b0 < w.nb; b0 += kCdefChunk) {
       const int n = std::min(kCdefChunk, w.nb - b0);
+      list_next_chunk(w, y0, b0, n, by + 1 < by_end ? y0 + 8 : -1);
       luma_chunk(w, y0, b0, n);
       if (b0 < uv_any)
         chroma_chunk(w, cy0, b0, std::min(n, uv_any - b0), uv_blocks);

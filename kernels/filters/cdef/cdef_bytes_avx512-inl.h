@@ -247,6 +247,7 @@ void FilterOneBlock(const CdefBlocks& b, int j) {
     if (one.dst[p]) one.dst[p] += ptrdiff_t(kW) * j * b.step[p];
   }
   one.n = 1, one.pri += j, one.dir += j;
+  one.ahead = nullptr;  // the caller's block loop fetches ahead
   filter<uint8_t, kPair, kRows>(one);
 }
 
@@ -371,6 +372,7 @@ DAEDALUS_CDEF_BYTES_ATTR void FilterBytes(const CdefBlocks& b) {
         FilterBlockBytes<false, kRows>(b, j, t, kinds(j), sec);
       else
         FilterOneBlock<false, kRows>(b, j);
+      cdef_fetch_ahead(b.ahead);
     }
   } else {
     constexpr int kH = kRows / 4;
@@ -386,6 +388,7 @@ DAEDALUS_CDEF_BYTES_ATTR void FilterBytes(const CdefBlocks& b) {
           FilterBlockBytes<true, kRows>(b, j + k, t[k], kinds(j + k), sec);
         else
           FilterOneBlock<true, kRows>(b, j + k);
+        cdef_fetch_ahead(b.ahead);
       }
     }
   }

@@ -83,7 +83,7 @@ struct Strength {
 };
 
 // pri, sec and damping as shifted for bit depth 8 + cs.
-Strength make_strength(int pri, int sec, int damping, int cs) {
+HWY_INLINE Strength make_strength(int pri, int sec, int damping, int cs) {
   auto log2 = [](int v) { return int(std::bit_width(unsigned(v))) - 1; };
   const int w0 = 4 - ((pri >> cs) & 1);
   return {pri,
@@ -324,6 +324,7 @@ struct Sink {
   int step[2];
   int lsb = 0;
   int sec = 0, damping = 0;
+  CdefAhead* ahead = nullptr;
 };
 
 // Rows of kW samples of type S from v (rows of kW) to o.
@@ -339,15 +340,49 @@ HWY_INLINE void put_rows(const S* HWY_RESTRICT v, int rows, uint8_t* o,
   }
 }
 
-// res (values 0..max) as samples of type S, in v.
-template <class S, class D, class V>
-HWY_INLINE void to_samples(D d, V res, int lsb, S* HWY_RESTRICT v) {
-  if constexpr (sizeof(S) == 1) {
-    const hn::Rebind<uint8_t, D> d8;
-    hn::Store(hn::DemoteTo(d8, res), d8, v);
+// v's lanes, rows of kRowBytes, to o, o + stride, ...: straight from the
+// register, a row at a time.
+template <size_t kRowBytes, class D>
+HWY_INLINE void store_rows(D d, hn::Vec<D> v, uint8_t* o, ptrdiff_t stride) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kBytes = hn::MaxLanes(D()) * sizeof(T);
+  if constexpr (kBytes <= kRowBytes) {
+    hn::StoreU(v, d, reinterpret_cast<T*>(o));
   } else {
-    const hn::Rebind<uint16_t, D> d16;
-    hn::Store(hn::ShiftLeftSame(hn::DemoteTo(d16, res), lsb), d16, v);
+    const hn::Half<D> dh;
+    constexpr ptrdiff_t kHalfRows = kBytes / kRowBytes / 2;
+    store_rows<kRowBytes>(dh, hn::LowerHalf(dh, v), o, stride);
+    store_rows<kRowBytes>(dh, hn::UpperHalf(dh, v), o + kHalfRows * stride,
+                          stride);
+  }
+}
+
+// v's samples, rows of kW, to rows from o: from the register where a row's
+// samples are contiguous (and the vector's size known), else through memory.
+template <int kW, class D>
+HWY_INLINE void put_vector_rows(D d, hn::Vec<D> v, uint8_t* o, ptrdiff_t stride,
+                                int step) {
+  using S = hn::TFromD<D>;
+#if !HWY_HAVE_SCALABLE
+  if (step == int(sizeof(S))) {
+    store_rows<kW * sizeof(S)>(d, v, o, stride);
+    return;
+  }
+#endif
+  alignas(64) S buf[HWY_MAX_BYTES / sizeof(S)];
+  hn::Store(v, d, buf);
+  put_rows<kW>(buf, int(hn::Lanes(d)) / kW, o, stride, step);
+}
+
+// res (values 0..max) as samples of type S, shifted left by lsb.
+template <class S, class D, class V>
+HWY_INLINE auto to_samples(D d, V res, int lsb) {
+  if constexpr (sizeof(S) == 1) {
+    return hn::DemoteTo(hn::Rebind<uint8_t, D>(), res);
+  } else if constexpr (sizeof(hn::TFromD<D>) == 2) {  // already 16 bits
+    return hn::ShiftLeftSame(hn::BitCast(hn::RebindToUnsigned<D>(), res), lsb);
+  } else {
+    return hn::ShiftLeftSame(hn::DemoteTo(hn::Rebind<uint16_t, D>(), res), lsb);
   }
 }
 
@@ -356,25 +391,19 @@ HWY_INLINE void to_samples(D d, V res, int lsb, S* HWY_RESTRICT v) {
 template <int kColBytes, class S, class D, class VI>
 HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
                              const Sink& sink) {
-  const int rows = int(hn::Lanes(d)) / 8;
-  alignas(64) S v[2][32];
+  // Samples of type S, a lane each of the result's lanes (of U's or V's).
+  auto put = [&](auto ds, auto v, int p) HWY_ATTR {
+    put_vector_rows<kColBytes == 2 ? 8 : 4>(
+        ds, v, out[p] + row * sink.stride[p], sink.stride[p], sink.step[p]);
+  };
   if constexpr (kColBytes == 2) {
-    if constexpr (sizeof(S) == 1) {
-      to_samples(d, res, 0, v[0]);
-    } else {  // already 16 bits
-      const hn::RebindToUnsigned<D> du;
-      hn::Store(hn::ShiftLeftSame(hn::BitCast(du, res), sink.lsb), du, v[0]);
-    }
-    put_rows<8>(v[0], rows, out[0] + row * sink.stride[0], sink.stride[0],
-                sink.step[0]);
+    put(hn::Rebind<S, D>(), to_samples<S>(d, res, sink.lsb), 0);
   } else {
     const hn::Repartition<int32_t, D> d32;
+    const hn::Rebind<S, decltype(d32)> ds;
     const auto uv = hn::BitCast(d32, res);
-    to_samples(d32, hn::And(uv, hn::Set(d32, 0xFFFF)), sink.lsb, v[0]);
-    to_samples(d32, hn::ShiftRight<16>(uv), sink.lsb, v[1]);
-    for (int p = 0; p < 2; p++)
-      put_rows<4>(v[p], rows, out[p] + row * sink.stride[p], sink.stride[p],
-                  sink.step[p]);
+    put(ds, to_samples<S>(d32, hn::And(uv, hn::Set(d32, 0xFFFF)), sink.lsb), 0);
+    put(ds, to_samples<S>(d32, hn::ShiftRight<16>(uv), sink.lsb), 1);
   }
 }
 
@@ -433,8 +462,10 @@ HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
 
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
 void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < n; k++) {
     filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(jobs[k], sink);
+    cdef_fetch_ahead(sink.ahead);
+  }
 }
 
 using FilterFn = void (*)(const Job*, int, const Sink&);
@@ -519,7 +550,8 @@ void filter(const CdefBlocks& b) {
                      {b.step[0], b.step[1]},
                      b.lsb,
                      b.sec,
-                     b.damping};
+                     b.damping,
+                     b.ahead};
   Job jobs[kChunk];
   for_each_key(key, [&](int k, uint64_t blocks) HWY_ATTR {
     int count = 0;

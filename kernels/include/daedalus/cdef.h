@@ -1,6 +1,7 @@
 // AV1 CDEF de-ringing as a post-process (docs/spec.md, daedaluscdef).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "daedalus/frame.h"
@@ -83,6 +84,26 @@ using CdefStageFn = void (*)(const ConstPlane& p, int x, int y, int n, int rows,
 // var[j].
 using CdefDirFn = void (*)(const uint16_t* rows, int n, uint8_t* dir, int* var);
 
+// Cache lines of the source that the filter leaves prefetch while they
+// filter, kCdefAheadPerBlock after each block: the frame loop lists the next
+// chunk's. Spread so, the loads overlap the filters' arithmetic; in a burst
+// (prefetches before the chunk, or the staging's own first touch) they wait
+// as long as the loads would.
+constexpr int kCdefAheadPerBlock = 4;
+struct CdefAhead {
+  static constexpr int kMaxLines = 1024;
+  const uint8_t* lines[kMaxLines];
+  int n = 0, next = 0;
+};
+
+// Prefetches the next kCdefAheadPerBlock lines of `ahead` (null: none).
+inline void cdef_fetch_ahead(CdefAhead* ahead) {
+  if (!ahead) return;
+  const int end = std::min(ahead->next + kCdefAheadPerBlock, ahead->n);
+  for (int i = ahead->next; i < end; i++) __builtin_prefetch(ahead->lines[i]);
+  ahead->next = end;
+}
+
 // n <= kCdefChunk blocks side by side of one plane (8x8: luma and 4:4:4
 // chroma) or of U and V at once (4x8: 4:2:2, 4x4: 4:2:0), to filter as
 // cdef_filter_block_ref does, block j with strengths pri[j] and sec and
@@ -95,10 +116,11 @@ struct CdefBlocks {
   int step[2];
   int lsb;  // of 16-bit samples: the value's place in the word
   int n;
-  const uint8_t* pri;  // per block, 0..15 << cs
-  const uint8_t* dir;  // per block
-  int sec;             // 0, 1, 2 or 4, << cs
-  int damping;         // already reduced by 1 for chroma; plus cs
+  const uint8_t* pri;          // per block, 0..15 << cs
+  const uint8_t* dir;          // per block
+  int sec;                     // 0, 1, 2 or 4, << cs
+  int damping;                 // already reduced by 1 for chroma; plus cs
+  CdefAhead* ahead = nullptr;  // lines to prefetch, cdef_fetch_ahead per block
 };
 using CdefFilterFn = void (*)(const CdefBlocks& blocks);
 
