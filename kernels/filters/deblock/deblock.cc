@@ -323,7 +323,9 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
     deblock_dct_rows_from(dsp, view, params, whole, pool);
     return;
   }
-  if (!pool || pool->threads() == 1) {
+  // 10-bit frames only: at 8 bits, mode=vp9 at block size 16 measured
+  // slower in bands on AVX-512 (docs/benchmarks.md, 2026-11-28).
+  if ((!pool || pool->threads() == 1) && view.planes[0].bit_depth > 8) {
     deblock_planes_in_bands(dsp, view, params);
     return;
   }
