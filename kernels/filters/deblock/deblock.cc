@@ -276,12 +276,57 @@ void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
             });
 }
 
+namespace {
+
+// Rows of a band of deblock_planes_in_bands: a multiple of every block size
+// and of the rows pass 1 filters at a time (up to 64), and few enough that a
+// 10-bit 4:4:4 plane's band (491 KB at 1080p) stays in a core's L2.
+constexpr int kBandRows = 64;
+
+// Both passes on one thread, plane by plane in bands of rows: pass 1 on a
+// band, then pass 2 on the horizontal edges in it while the band is still in
+// L2, so that a plane comes from memory once, not once a pass. The result is
+// the passes' one after the other: an edge at row e reads and writes rows
+// e - reach .. e + reach - 1, reach <= block size, so the edges in a band
+// (rows y .. end - 1) touch only rows above `end`, which pass 1 has
+// finished and no later band's pass 1 touches, and a column's edges still go
+// top to bottom. Pass 2 runs on a view from a block above the band, where
+// its first edge (y) sits as the plane's first edge (b) does.
+void deblock_planes_in_bands(const DeblockDsp& dsp, const Frame& frame,
+                             const DeblockParams& params) {
+  const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
+  const auto horizontal = deblock_horizontal_edges_fn(dsp, frame.planes[0]);
+  for (int p = 0; p < frame.num_planes; p++) {
+    const DeblockPlaneParams pp =
+        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    if (!deblock_plane_active(pp)) continue;
+    const Plane& plane = frame.planes[p];
+    for (int y = 0; y < plane.height; y += kBandRows) {
+      const int end = std::min(plane.height, y + kBandRows);
+      vertical(plane, pp, y, end);
+      const int top = std::max(0, y - pp.block_size);
+      Plane band = plane;
+      band.data += ptrdiff_t(top) * plane.stride;
+      band.height = end - top;
+      horizontal(band, pp, 0, plane.width);
+    }
+  }
+}
+
+}  // namespace
+
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool) {
   const int whole[3] = {0, 0, 0};
   const Frame view = deblock_grid_view(frame, params);
   if (params.mode == DeblockMode::Dct) {
     deblock_dct_rows_from(dsp, view, params, whole, pool);
+    return;
+  }
+  // 10-bit frames only: at 8 bits, mode=vp9 at block size 16 measured
+  // slower in bands on AVX-512 (docs/benchmarks.md, 2026-11-28).
+  if ((!pool || pool->threads() == 1) && view.planes[0].bit_depth > 8) {
+    deblock_planes_in_bands(dsp, view, params);
     return;
   }
   deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);

@@ -1,6 +1,6 @@
 // mode=vp9's edge filter for deblock_simd.cc (docs/spec.md, daedalusdeblock
 // mode=vp9), which includes it once per Highway target inside its target
-// namespace, after Kind, Limits, abs_diff and the store functors it uses.
+// namespace, after Kind, Limits, abs_diff, less and the store functors it uses.
 // Hence no include guard and no includes of its own.
 
 // mode=vp9: 8-bit samples' masks in 8 bits, the 4-tap filter in signed 8
@@ -214,13 +214,13 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
   const V gap = abs_diff(p0, q0);
   const V edge = hn::SaturatedAdd(hn::SaturatedAdd(gap, gap),
                                   hn::ShiftRight<1>(abs_diff(p1, q1)));
-  const auto mask = hn::And(hn::Lt(steps, hn::Set(d, k.limit1)),
-                            hn::Lt(edge, hn::Set(d, k.blimit1)));
+  const auto mask = hn::And(less(steps, hn::Set(d, k.limit1)),
+                            less(edge, hn::Set(d, k.blimit1)));
   if (hn::AllFalse(d, mask)) return false;
 
   V f_p1 = p1, f_p0 = p0, f_q0 = q0, f_q1 = q1;
   const auto filter4 = [&] {
-    const auto hev = hn::Lt(hn::Set(d, k.thresh), hn::Max(d_p1, d_q1));
+    const auto hev = less(hn::Set(d, k.thresh), hn::Max(d_p1, d_q1));
     vp9_filter4(d, mask, hev, f_p1, f_p0, f_q0, f_q1, k);
   };
   const auto filter4_alone = [&] {
@@ -240,7 +240,7 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
     }();
     const auto flat = hn::And(
         mask,
-        hn::Lt(hn::Max(spread(p0, p1, p2, p3), spread(q0, q1, q2, q3)), two));
+        less(hn::Max(spread(p0, p1, p2, p3), spread(q0, q1, q2, q3)), two));
     if (hn::AllFalse(d, flat)) return filter4_alone();
     const auto line8 = [&](auto ic) -> V {
       constexpr int i = decltype(ic)::value;
@@ -290,10 +290,9 @@ HWY_INLINE bool vp9_filter_lines(D d, const At& at, const Put& put,
     } else {
       const V p4 = at(-5), p5 = at(-6), p6 = at(-7), p7 = at(-8);
       const V q4 = at(4), q5 = at(5), q6 = at(6), q7 = at(7);
-      const auto flat2 =
-          hn::And(flat, hn::Lt(hn::Max(spread(p0, p4, p5, p6, p7),
-                                       spread(q0, q4, q5, q6, q7)),
-                               two));
+      const auto flat2 = hn::And(flat, less(hn::Max(spread(p0, p4, p5, p6, p7),
+                                                    spread(q0, q4, q5, q6, q7)),
+                                            two));
       const auto line16 = [&](auto ic) -> V {
         constexpr int i = decltype(ic)::value;
         if constexpr (i == -8)

@@ -206,11 +206,13 @@ int deblock_grid_block(const DeblockParams& params);
 Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
 
 // Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
-// bands, then pass 2 into column bands, on `pool` (the calling thread when
-// null); a band of interleaved chroma holds both channels. Frames of bit
-// depth 8 and 10. mode=dct filters each plane in place on one thread; on
-// several, it copies the planes first and filters row bands from the copy.
-// The result does not depend on the split.
+// bands, then pass 2 into column bands, on `pool`; a band of interleaved
+// chroma holds both channels. 10-bit frames on the calling thread (`pool`
+// null or of one thread): plane by plane in bands of rows, both passes on a
+// band while it is in cache (pass 2 on the horizontal edges within it).
+// Frames of bit depth 8 and 10. mode=dct filters each plane in place on one
+// thread; on several, it copies the planes first and filters row bands from
+// the copy. The result does not depend on the split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
                    const DeblockParams& params, ThreadPool* pool = nullptr);
 
