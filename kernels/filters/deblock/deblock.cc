@@ -283,6 +283,25 @@ namespace {
 // 10-bit 4:4:4 plane's band (491 KB at 1080p) stays in a core's L2.
 constexpr int kBandRows = 64;
 
+// Both passes of rows [y_begin, y_end) of a plane, in bands of kBandRows
+// in deblock_planes_in_bands' order, with the horizontal edge on row
+// y_begin left out when `skip_first_edge` (it reads rows above y_begin).
+void deblock_rows_in_bands(DeblockVerticalEdgesFn vertical,
+                           DeblockHorizontalEdgesFn horizontal,
+                           const Plane& plane, const DeblockPlaneParams& pp,
+                           int y_begin, int y_end, bool skip_first_edge) {
+  for (int y = y_begin; y < y_end; y += kBandRows) {
+    const int end = std::min(y_end, y + kBandRows);
+    vertical(plane, pp, y, end);
+    const int top =
+        y == y_begin && skip_first_edge ? y : std::max(0, y - pp.block_size);
+    Plane band = plane;
+    band.data += ptrdiff_t(top) * plane.stride;
+    band.height = end - top;
+    horizontal(band, pp, 0, plane.width);
+  }
+}
+
 // Both passes on one thread, plane by plane in bands of rows: pass 1 on a
 // band, then pass 2 on the horizontal edges in it while the band is still in
 // L2, so that a plane comes from memory once, not once a pass. The result is
@@ -300,17 +319,84 @@ void deblock_planes_in_bands(const DeblockDsp& dsp, const Frame& frame,
     const DeblockPlaneParams pp =
         deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
     if (!deblock_plane_active(pp)) continue;
-    const Plane& plane = frame.planes[p];
-    for (int y = 0; y < plane.height; y += kBandRows) {
-      const int end = std::min(plane.height, y + kBandRows);
-      vertical(plane, pp, y, end);
-      const int top = std::max(0, y - pp.block_size);
-      Plane band = plane;
-      band.data += ptrdiff_t(top) * plane.stride;
-      band.height = end - top;
-      horizontal(band, pp, 0, plane.width);
-    }
+    deblock_rows_in_bands(vertical, horizontal, frame.planes[p], pp, 0,
+                          frame.planes[p].height, false);
   }
+}
+
+// The horizontal edge on row y alone (a view of a block on either side).
+void deblock_edge_row(DeblockHorizontalEdgesFn horizontal, const Plane& plane,
+                      const DeblockPlaneParams& pp, int y) {
+  const int b = pp.block_size;
+  Plane view = plane;
+  view.data += ptrdiff_t(y - b) * plane.stride;
+  view.height = std::min(plane.height, y + b) - (y - b);
+  horizontal(view, pp, 0, plane.width);
+}
+
+// Whether the bands of a pool may filter a frame with both passes: where
+// every active plane's edge filter reaches at most half a block on either
+// side (all but mode=h264's luma at block size 4), no two edges of a column
+// touch the same sample, so pass 2's edges give the same result in any
+// order once pass 1 has finished the rows they read.
+bool deblock_bands_independent(const Frame& frame,
+                               const DeblockParams& params) {
+  for (int p = 0; p < frame.num_planes; p++) {
+    const DeblockPlaneParams pp =
+        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    if (deblock_plane_active(pp) && 2 * deblock_edge_reach(pp) > pp.block_size)
+      return false;
+  }
+  return true;
+}
+
+// Both passes in one fork-join: each band of the pool filters its rows of a
+// plane with both passes while they are in its core's cache (not pass 1 on
+// row bands, then pass 2 on column bands that read what other cores wrote),
+// all but the edge on its first row, which reads the band above; those
+// edges go last, on the calling thread. Only where the bands are
+// independent (deblock_bands_independent).
+void deblock_threads_in_bands(const DeblockDsp& dsp, const Frame& frame,
+                              const DeblockParams& params, ThreadPool* pool) {
+  const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
+  const auto horizontal = deblock_horizontal_edges_fn(dsp, frame.planes[0]);
+  DeblockPlaneParams pp[3];
+  int rows[3] = {0, 0, 0};
+  for (int p = 0; p < frame.num_planes; p++) {
+    pp[p] =
+        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    if (deblock_plane_active(pp[p])) rows[p] = frame.planes[p].height;
+  }
+  // Interleaved chroma: one band filters both channels (deblock_pass says
+  // why), its rows counted twice.
+  const bool pair = frame.chroma_interleaved();
+  const int parts = pair ? 2 : frame.num_planes,
+            scale[3] = {1, pair ? 2 : 1, 1};
+  int totals[3];
+  for (int p = 0; p < parts; p++) totals[p] = rows[p] * scale[p];
+  // The first row of every band but a plane's first: written by its band
+  // alone (a band's first rows differ), read after the join.
+  std::vector<char> band_top[3];
+  for (int p = 0; p < parts; p++) band_top[p].assign(size_t(rows[p]), 0);
+  const auto each_channel = [&](int p, const auto& filter) {
+    filter(p);
+    if (pair && p == 1) filter(2);
+  };
+  run_bands(pool, std::span(totals, parts), kBandRows,
+            [&](int p, int begin, int end) {
+              begin /= scale[p], end /= scale[p];
+              if (begin > 0) band_top[p][size_t(begin)] = 1;
+              each_channel(p, [&](int c) {
+                deblock_rows_in_bands(vertical, horizontal, frame.planes[c],
+                                      pp[c], begin, end, begin > 0);
+              });
+            });
+  for (int p = 0; p < parts; p++)
+    for (int y = 1; y < rows[p]; y++)
+      if (band_top[p][size_t(y)])
+        each_channel(p, [&](int c) {
+          deblock_edge_row(horizontal, frame.planes[c], pp[c], y);
+        });
 }
 
 }  // namespace
@@ -327,6 +413,10 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
   // slower in bands on AVX-512 (docs/benchmarks.md, 2026-11-28).
   if ((!pool || pool->threads() == 1) && view.planes[0].bit_depth > 8) {
     deblock_planes_in_bands(dsp, view, params);
+    return;
+  }
+  if (pool && pool->threads() > 1 && deblock_bands_independent(view, params)) {
+    deblock_threads_in_bands(dsp, view, params, pool);
     return;
   }
   deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);

@@ -21,6 +21,7 @@
 
 #include "contents.h"
 #include "daedalus/deblock.h"
+#include "daedalus/thread_pool.h"
 #include "deblock_simd_test_helpers.h"
 #include "simd_targets.h"
 #include "test_util.h"
@@ -405,12 +406,14 @@ void check_full_hd(const std::vector<DeblockParams>& cases,
     }
 }
 
-// deblock_frame on one thread (both passes a band of rows at a time)
-// against pass 1 over whole planes and then pass 2 (deblock_pass), with
-// either table: frames of one to five bands, every format and depth, both
-// modes, every block size, grid origins.
+// deblock_frame on one thread (both passes a band of rows at a time) and
+// on pools of 2, 3 and 5 threads (bands on every thread, the edges on their
+// first rows last) against pass 1 over whole planes and then pass 2
+// (deblock_pass), with either table: frames of one to five bands, every
+// format and depth, both modes, every block size, grid origins.
 TEST_P(DeblockSimd, BandsMatchWholePasses) {
   const Tables t;
+  ThreadPool two(2), three(3), five(5);
   std::mt19937 gen = test::rng(19);
   for (int i = 0; i < 48; i++) {
     const int block = kBlockSizes[i % 3];
@@ -426,18 +429,22 @@ TEST_P(DeblockSimd, BandsMatchWholePasses) {
     test::fill_blocky(shallow, gen, block, in(gen, 40, 215), in(gen, 1, 30));
     const Image input = at_depth(shallow, kDepths[i / 7 % 2], gen);
     for (const DeblockDsp* dsp : {&t.ref, &t.simd}) {
-      Image bands = input, passes = input;
-      deblock_frame(*dsp, bands.frame(), params);
+      Image passes = input;
       const Frame view = deblock_grid_view(passes.frame(), params);
       const int first[3] = {0, 0, 0};
       for (DeblockPass pass :
            {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges})
         deblock_pass(*dsp, view, params, pass, first, nullptr);
-      ASSERT_EQ(test::first_difference(passes, bands), "")
-          << pixel_format_name(input.format()) << " " << input.width() << "x"
-          << input.height() << ", " << describe(params)
-          << (dsp == &t.ref ? ", reference" : ", simd");
-      ASSERT_FALSE(bands.same_samples(input)) << "the filter must engage";
+      ASSERT_FALSE(passes.same_samples(input)) << "the filter must engage";
+      for (ThreadPool* pool : {(ThreadPool*)nullptr, &two, &three, &five}) {
+        Image bands = input;
+        deblock_frame(*dsp, bands.frame(), params, pool);
+        ASSERT_EQ(test::first_difference(passes, bands), "")
+            << pixel_format_name(input.format()) << " " << input.width() << "x"
+            << input.height() << ", " << describe(params)
+            << (dsp == &t.ref ? ", reference" : ", simd") << ", "
+            << (pool ? pool->threads() : 1) << " threads";
+      }
     }
   }
 }
