@@ -278,13 +278,13 @@ void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
 
 namespace {
 
-// Rows of a band of deblock_planes_in_bands: a multiple of every block size
+// Rows of a band of deblock_in_bands: a multiple of every block size
 // and of the rows pass 1 filters at a time (up to 64), and few enough that a
 // 10-bit 4:4:4 plane's band (491 KB at 1080p) stays in a core's L2.
 constexpr int kBandRows = 64;
 
-// Both passes of rows [y_begin, y_end) of a plane, in bands of kBandRows
-// in deblock_planes_in_bands' order, with the horizontal edge on row
+// Both passes of rows [y_begin, y_end) of a plane, band by band from the
+// top (deblock_in_bands), with the horizontal edge on row
 // y_begin left out when `skip_first_edge` (it reads rows above y_begin).
 void deblock_rows_in_bands(DeblockVerticalEdgesFn vertical,
                            DeblockHorizontalEdgesFn horizontal,
@@ -299,28 +299,6 @@ void deblock_rows_in_bands(DeblockVerticalEdgesFn vertical,
     band.data += ptrdiff_t(top) * plane.stride;
     band.height = end - top;
     horizontal(band, pp, 0, plane.width);
-  }
-}
-
-// Both passes on one thread, plane by plane in bands of rows: pass 1 on a
-// band, then pass 2 on the horizontal edges in it while the band is still in
-// L2, so that a plane comes from memory once, not once a pass. The result is
-// the passes' one after the other: an edge at row e reads and writes rows
-// e - reach .. e + reach - 1, reach <= block size, so the edges in a band
-// (rows y .. end - 1) touch only rows above `end`, which pass 1 has
-// finished and no later band's pass 1 touches, and a column's edges still go
-// top to bottom. Pass 2 runs on a view from a block above the band, where
-// its first edge (y) sits as the plane's first edge (b) does.
-void deblock_planes_in_bands(const DeblockDsp& dsp, const Frame& frame,
-                             const DeblockParams& params) {
-  const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
-  const auto horizontal = deblock_horizontal_edges_fn(dsp, frame.planes[0]);
-  for (int p = 0; p < frame.num_planes; p++) {
-    const DeblockPlaneParams pp =
-        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
-    if (!deblock_plane_active(pp)) continue;
-    deblock_rows_in_bands(vertical, horizontal, frame.planes[p], pp, 0,
-                          frame.planes[p].height, false);
   }
 }
 
@@ -350,14 +328,22 @@ bool deblock_bands_independent(const Frame& frame,
   return true;
 }
 
-// Both passes in one fork-join: each band of the pool filters its rows of a
-// plane with both passes while they are in its core's cache (not pass 1 on
-// row bands, then pass 2 on column bands that read what other cores wrote),
-// all but the edge on its first row, which reads the band above; those
-// edges go last, on the calling thread. Only where the bands are
-// independent (deblock_bands_independent).
-void deblock_threads_in_bands(const DeblockDsp& dsp, const Frame& frame,
-                              const DeblockParams& params, ThreadPool* pool) {
+// Both passes band by band, so that a plane comes from memory once, not
+// once a pass: each band of rows gets pass 1, then pass 2 on the
+// horizontal edges in it while it is still in the core's cache (a 10-bit
+// plane read twice spent half of pass 2 waiting for rows; at 8 bits the
+// Xeon gained a tenth). On one thread (`pool` null) the bands go top to
+// bottom, and the result is the passes' one after the other: an edge at
+// row e reads and writes rows e - reach .. e + reach - 1, reach <= block
+// size, so a band's edges touch only rows that pass 1 has finished and no
+// later band's pass 1 touches, and a column's edges still go top to bottom.
+// On a pool the bands run at once, each on its own rows but for the edge on
+// its first row, which reads the band above: those edges go last, on the
+// calling thread, which only independent edges allow
+// (deblock_bands_independent). One fork-join, and no pass 2 over column
+// bands reading rows other cores wrote.
+void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
+                      const DeblockParams& params, ThreadPool* pool) {
   const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
   const auto horizontal = deblock_horizontal_edges_fn(dsp, frame.planes[0]);
   DeblockPlaneParams pp[3];
@@ -409,14 +395,9 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
     deblock_dct_rows_from(dsp, view, params, whole, pool);
     return;
   }
-  // 10-bit frames only: at 8 bits, mode=vp9 at block size 16 measured
-  // slower in bands on AVX-512 (docs/benchmarks.md, 2026-11-28).
-  if ((!pool || pool->threads() == 1) && view.planes[0].bit_depth > 8) {
-    deblock_planes_in_bands(dsp, view, params);
-    return;
-  }
-  if (pool && pool->threads() > 1 && deblock_bands_independent(view, params)) {
-    deblock_threads_in_bands(dsp, view, params, pool);
+  const bool threads = pool && pool->threads() > 1;
+  if (!threads || deblock_bands_independent(view, params)) {
+    deblock_in_bands(dsp, view, params, threads ? pool : nullptr);
     return;
   }
   deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);

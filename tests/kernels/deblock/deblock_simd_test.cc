@@ -407,13 +407,14 @@ void check_full_hd(const std::vector<DeblockParams>& cases,
 }
 
 // deblock_frame on one thread (both passes a band of rows at a time) and
-// on pools of 2, 3 and 5 threads (bands on every thread, the edges on their
-// first rows last) against pass 1 over whole planes and then pass 2
-// (deblock_pass), with either table: frames of one to five bands, every
-// format and depth, both modes, every block size, grid origins.
+// on pools of 1, 2, 3 and 5 threads (bands on every thread, the edges on
+// their first rows last, where edges are independent) against pass 1 over whole
+// planes and then pass 2 (deblock_pass), with either table: frames of one to
+// five bands, every format and depth, both modes, every block size, grid
+// origins.
 TEST_P(DeblockSimd, BandsMatchWholePasses) {
   const Tables t;
-  ThreadPool two(2), three(3), five(5);
+  ThreadPool one(1), two(2), three(3), five(5);
   std::mt19937 gen = test::rng(19);
   for (int i = 0; i < 48; i++) {
     const int block = kBlockSizes[i % 3];
@@ -436,7 +437,8 @@ TEST_P(DeblockSimd, BandsMatchWholePasses) {
            {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges})
         deblock_pass(*dsp, view, params, pass, first, nullptr);
       ASSERT_FALSE(passes.same_samples(input)) << "the filter must engage";
-      for (ThreadPool* pool : {(ThreadPool*)nullptr, &two, &three, &five}) {
+      for (ThreadPool* pool :
+           {(ThreadPool*)nullptr, &one, &two, &three, &five}) {
         Image bands = input;
         deblock_frame(*dsp, bands.frame(), params, pool);
         ASSERT_EQ(test::first_difference(passes, bands), "")
