@@ -7,6 +7,9 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace daedalus {
@@ -278,39 +281,157 @@ void deblock_dct_rows_from(const DeblockDsp& dsp, const Frame& view,
 
 namespace {
 
-// Rows of a band of deblock_planes_in_bands: a multiple of every block size
+// Rows of a band of deblock_in_bands: a multiple of every block size
 // and of the rows pass 1 filters at a time (up to 64), and few enough that a
 // 10-bit 4:4:4 plane's band (491 KB at 1080p) stays in a core's L2.
 constexpr int kBandRows = 64;
 
-// Both passes on one thread, plane by plane in bands of rows: pass 1 on a
-// band, then pass 2 on the horizontal edges in it while the band is still in
-// L2, so that a plane comes from memory once, not once a pass. The result is
-// the passes' one after the other: an edge at row e reads and writes rows
-// e - reach .. e + reach - 1, reach <= block size, so the edges in a band
-// (rows y .. end - 1) touch only rows above `end`, which pass 1 has
-// finished and no later band's pass 1 touches, and a column's edges still go
-// top to bottom. Pass 2 runs on a view from a block above the band, where
-// its first edge (y) sits as the plane's first edge (b) does.
-void deblock_planes_in_bands(const DeblockDsp& dsp, const Frame& frame,
-                             const DeblockParams& params) {
-  const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
-  const auto horizontal = deblock_horizontal_edges_fn(dsp, frame.planes[0]);
-  for (int p = 0; p < frame.num_planes; p++) {
-    const DeblockPlaneParams pp =
-        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
-    if (!deblock_plane_active(pp)) continue;
-    const Plane& plane = frame.planes[p];
-    for (int y = 0; y < plane.height; y += kBandRows) {
-      const int end = std::min(plane.height, y + kBandRows);
-      vertical(plane, pp, y, end);
-      const int top = std::max(0, y - pp.block_size);
+// Both passes of rows [y_begin, y_end) of a plane, band by band from the
+// top (deblock_in_bands), with the horizontal edge on row
+// y_begin left out when `skip_first_edge` (it reads rows above y_begin).
+void deblock_rows_in_bands(DeblockVerticalEdgesFn vertical,
+                           DeblockHorizontalEdgesFn horizontal,
+                           const Plane& plane, const DeblockPlaneParams& pp,
+                           int y_begin, int y_end, bool skip_first_edge) {
+  for (int y = y_begin; y < y_end; y += kBandRows) {
+    const int end = std::min(y_end, y + kBandRows);
+    vertical(plane, pp, y, end);
+    const int top =
+        y == y_begin && skip_first_edge ? y : std::max(0, y - pp.block_size);
+    Plane band = plane;
+    band.data += ptrdiff_t(top) * plane.stride;
+    band.height = end - top;
+    horizontal(band, pp, 0, plane.width);
+  }
+}
+
+// The horizontal edge on row y alone (a view of a block on either side).
+void deblock_edge_row(DeblockHorizontalEdgesFn horizontal, const Plane& plane,
+                      const DeblockPlaneParams& pp, int y) {
+  const int b = pp.block_size;
+  Plane view = plane;
+  view.data += ptrdiff_t(y - b) * plane.stride;
+  view.height = std::min(plane.height, y + b) - (y - b);
+  horizontal(view, pp, 0, plane.width);
+}
+
+// Whether a plane's horizontal edges are independent: where an edge's
+// filter reaches at most half a block on either side (all but mode=h264's
+// luma at block size 4), no two edges of a column touch the same sample,
+// so they give the same result in any order once pass 1 has finished the
+// rows they read. Elsewhere each edge reads what the one above wrote: a
+// chain down every column.
+bool deblock_edges_independent(const DeblockPlaneParams& pp) {
+  return 2 * deblock_edge_reach(pp) <= pp.block_size;
+}
+
+// Rows [y_begin, y_end) of a plane (both channels of interleaved chroma)
+// on a pool, where a column's edges form a chain (deblock_edges_independent)
+// that runs through the band above: pass 1, then pass 2 strip by strip of
+// kStripColumns, each strip once the band above (ending at y_begin) has
+// finished it, as `above` counts; `done` counts this band's. The band above was
+// claimed first and is running, so the wait ends; two bands then go down the
+// strips a strip apart.
+constexpr int kStripColumns = 128;
+void deblock_rows_in_strips(DeblockVerticalEdgesFn vertical,
+                            DeblockHorizontalEdgesFn horizontal,
+                            std::span<const Plane> channels,
+                            const DeblockPlaneParams& pp, int y_begin,
+                            int y_end, const std::atomic<int>* above,
+                            std::atomic<int>& done) {
+  for (const Plane& plane : channels) vertical(plane, pp, y_begin, y_end);
+  const int top = std::max(0, y_begin - pp.block_size);
+  const int width = channels[0].width;
+  for (int x = 0, strip = 0; x < width; x += kStripColumns, strip++) {
+    if (above)
+      for (int seen; (seen = above->load(std::memory_order_acquire)) <= strip;)
+        above->wait(seen, std::memory_order_acquire);
+    for (const Plane& plane : channels) {
       Plane band = plane;
       band.data += ptrdiff_t(top) * plane.stride;
-      band.height = end - top;
-      horizontal(band, pp, 0, plane.width);
+      band.height = y_end - top;
+      horizontal(band, pp, x, std::min(width, x + kStripColumns));
     }
+    done.store(strip + 1, std::memory_order_release);
+    done.notify_all();
   }
+}
+
+// Both passes band by band, so that a plane comes from memory once, not
+// once a pass: each band of rows gets pass 1, then pass 2 on the
+// horizontal edges in it while it is still in the core's cache (a 10-bit
+// plane read twice spent half of pass 2 waiting for rows; at 8 bits the
+// Xeon gained a tenth). On one thread (`pool` null) the bands go top to
+// bottom, and the result is the passes' one after the other: an edge at
+// row e reads and writes rows e - reach .. e + reach - 1, reach <= block
+// size, so a band's edges touch only rows that pass 1 has finished and no
+// later band's pass 1 touches, and a column's edges still go top to bottom.
+// On a pool the bands run at once: where a plane's edges are independent
+// (deblock_edges_independent) each band filters its rows but the edge on
+// its first row, which reads the band above, and those edges go last, on
+// the calling thread; where they form chains, a band goes down its pass 2
+// a strip behind the band above (deblock_rows_in_strips). One fork-join,
+// and no pass 2 over column bands reading rows other cores wrote.
+void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
+                      const DeblockParams& params, ThreadPool* pool) {
+  const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
+  const auto horizontal = deblock_horizontal_edges_fn(dsp, frame.planes[0]);
+  DeblockPlaneParams pp[3];
+  int rows[3] = {0, 0, 0};
+  for (int p = 0; p < frame.num_planes; p++) {
+    pp[p] =
+        deblock_plane_params(params, p > 0, p > 0 && frame.chroma_subsampled());
+    if (deblock_plane_active(pp[p])) rows[p] = frame.planes[p].height;
+  }
+  // Interleaved chroma: one band filters both channels (deblock_pass says
+  // why), its rows counted twice.
+  const bool pair = frame.chroma_interleaved();
+  const int parts = pair ? 2 : frame.num_planes,
+            scale[3] = {1, pair ? 2 : 1, 1};
+  int totals[3];
+  for (int p = 0; p < parts; p++) totals[p] = rows[p] * scale[p];
+  // The first row of every band but a plane's first: written by its band
+  // alone (a band's first rows differ), read after the join. Where edges
+  // form chains, each band's strips done, by the granule it ends at.
+  std::vector<char> band_top[3];
+  std::unique_ptr<std::atomic<int>[]> strips_done[3];
+  for (int p = 0; p < parts; p++) {
+    band_top[p].assign(size_t(rows[p]), 0);
+    if (pool && !deblock_edges_independent(pp[p]))
+      strips_done[p] = std::make_unique<std::atomic<int>[]>(
+          size_t(totals[p] / kBandRows + 2));
+  }
+  const auto each_channel = [&](int p, const auto& filter) {
+    filter(p);
+    if (pair && p == 1) filter(2);
+  };
+  run_bands(pool, std::span(totals, parts), kBandRows,
+            [&](int p, int begin, int end) {
+              const int g_begin = begin / kBandRows,
+                        g_end = (end + kBandRows - 1) / kBandRows;
+              begin /= scale[p], end /= scale[p];
+              if (strips_done[p]) {
+                const std::atomic<int>* above =
+                    begin > 0 ? &strips_done[p][g_begin] : nullptr;
+                const Plane channels[2] = {frame.planes[p], frame.planes[2]};
+                deblock_rows_in_strips(
+                    vertical, horizontal,
+                    std::span(channels, pair && p == 1 ? 2 : 1), pp[p], begin,
+                    end, above, strips_done[p][g_end]);
+                return;
+              }
+              if (begin > 0) band_top[p][size_t(begin)] = 1;
+              each_channel(p, [&](int c) {
+                deblock_rows_in_bands(vertical, horizontal, frame.planes[c],
+                                      pp[c], begin, end, begin > 0);
+              });
+            });
+  for (int p = 0; p < parts; p++)
+    for (int y = 1; y < rows[p]; y++)
+      if (band_top[p][size_t(y)])
+        each_channel(p, [&](int c) {
+          deblock_edge_row(horizontal, frame.planes[c], pp[c], y);
+        });
 }
 
 }  // namespace
@@ -323,14 +444,10 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
     deblock_dct_rows_from(dsp, view, params, whole, pool);
     return;
   }
-  // 10-bit frames only: at 8 bits, mode=vp9 at block size 16 measured
-  // slower in bands on AVX-512 (docs/benchmarks.md, 2026-11-28).
-  if ((!pool || pool->threads() == 1) && view.planes[0].bit_depth > 8) {
-    deblock_planes_in_bands(dsp, view, params);
-    return;
-  }
-  deblock_pass(dsp, view, params, DeblockPass::VerticalEdges, whole, pool);
-  deblock_pass(dsp, view, params, DeblockPass::HorizontalEdges, whole, pool);
+  // A pool of one thread runs its bands in order, but as bands of a pool:
+  // without the one-thread order.
+  deblock_in_bands(dsp, view, params,
+                   pool && pool->threads() > 1 ? pool : nullptr);
 }
 
 void deblock_dsp_init(DeblockDsp* dsp, [[maybe_unused]] bool islands) {
