@@ -173,6 +173,16 @@ void Extend(const ConstPlane& src, int c, int x0, int len,
         hwy::Prefetch(ahead + x0 + j);
         hn::StoreU(word_value(hn::LoadU(du, words + x0 + j)), du, out + j);
       }
+#if HWY_TARGET <= HWY_AVX3
+      // The rest in one masked load and store (AVX-512's touch no word
+      // outside the mask), not sample by sample.
+      if (j < right) {
+        const auto rest = hn::FirstN(du, static_cast<size_t>(right - j));
+        hn::BlendedStore(word_value(hn::MaskedLoad(rest, du, words + x0 + j)),
+                         rest, du, out + j);
+        j = right;
+      }
+#endif
     } else {
       // P010 chroma: the channel's words are every other one of the row, as
       // Deinterleave reads bytes (stopping a sample short, for the same
@@ -242,24 +252,29 @@ void Scatter(const Plane& dst, int y, const S* HWY_RESTRICT tmp) {
 
 // A horizontal pass reads the bytes e[j] = in(ix - 3 + j, c) of a source
 // row, G = 2N at a time: group g (outputs gG .. gG + G - 1) reads
-// e[gG .. gG + G + kTail - 1], the 8 taps' bytes and, on x86, the rest of a
-// 16-byte block. Groups [lo, hi), whose windows lie inside the row, read it
-// in place; the others an edge-extended copy. The same for every row of a
-// call. Interleaved chroma (NV12, P010) always reads the copy, and so do
-// 10-bit rows, whose words the copy decodes once for the 8 loads of each
-// sample.
+// e[gG .. gG + G + tail - 1], kTail: the 8 taps' bytes and, on x86, the
+// rest of a 16-byte block. Groups [lo, hi), whose windows lie inside the
+// row, read it in place (where `in_place`); the others an edge-extended
+// copy. The same for every row of a call. Interleaved chroma (NV12, P010)
+// always reads the copy, and so do the 10-bit rows of the generic passes,
+// whose words the copy decodes once for the 8 loads of each sample (the
+// AVX-512 island, whose 8 windows come from 2 loads, decodes those in
+// place).
 constexpr ptrdiff_t kTail = 16;
 
 template <class S>
 struct Inside {
-  Inside(const ConstPlane& src, int ix, size_t G, size_t groups) {
+  Inside(const ConstPlane& src, int ix, size_t G, size_t groups)
+      : Inside(src, ix, G, groups, kTail, sizeof(S) == 1 && src.step == 1) {}
+
+  Inside(const ConstPlane& src, int ix, size_t G, size_t groups, ptrdiff_t tail,
+         bool in_place) {
     const ptrdiff_t x0 = ix - 3, w = src.width, g = static_cast<ptrdiff_t>(G);
-    // x0 + lo G >= 0 and x0 + hi G + kTail <= w.
+    // x0 + lo G >= 0 and x0 + hi G + tail <= w.
     const ptrdiff_t first = x0 >= 0 ? 0 : (-x0 + g - 1) / g;
-    const ptrdiff_t end =
-        HWY_MIN(w - kTail - x0 >= 0 ? (w - kTail - x0) / g : 0,
-                static_cast<ptrdiff_t>(groups));
-    if (sizeof(S) == 1 && src.step == 1 && first < end) {
+    const ptrdiff_t end = HWY_MIN(w - tail - x0 >= 0 ? (w - tail - x0) / g : 0,
+                                  static_cast<ptrdiff_t>(groups));
+    if (in_place && first < end) {
       lo = static_cast<size_t>(first);
       hi = static_cast<size_t>(end);
     }
@@ -291,8 +306,10 @@ class Window {
     if (hi_ < groups) extend(hi_ * G, groups * G + kTail);
   }
 
+  bool in_place(size_t g) const { return g - lo_ < hi_ - lo_; }
+
   const S* group(size_t g) const {
-    return g - lo_ < hi_ - lo_ ? inside_ + (g - lo_) * G_ : ext_ + g * G_;
+    return in_place(g) ? inside_ + (g - lo_) * G_ : ext_ + g * G_;
   }
 
   // The groups from g on, one after the other, where all are in the copy
@@ -880,20 +897,25 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       const auto ext = [&](int m) {
         return reinterpret_cast<uint16_t*>(QuadFillRow(s, m));
       };
+      // Groups inside the row read its words in place, where a load's
+      // values are one instruction away (WordSource).
+      const WordSource in_place = WordSourceOf(src);
+      const Inside<S> island_inside(src, sh.ix, G, s.groups, kHalfColumns,
+                                    in_place != WordSource::kCopy);
       const auto fill = [&](const int* c, uint16_t* out) {
         const Window<S> e[4] = {
-            {src, c[0], sh.ix, G, s.groups, inside, ext(0)},
-            {src, c[1], sh.ix, G, s.groups, inside, ext(1)},
-            {src, c[2], sh.ix, G, s.groups, inside, ext(2)},
-            {src, c[3], sh.ix, G, s.groups, inside, ext(3)}};
+            {src, c[0], sh.ix, G, s.groups, island_inside, ext(0)},
+            {src, c[1], sh.ix, G, s.groups, island_inside, ext(1)},
+            {src, c[2], sh.ix, G, s.groups, island_inside, ext(2)},
+            {src, c[3], sh.ix, G, s.groups, island_inside, ext(3)}};
         // The next place's rows, from the window's first column.
         uintptr_t ahead[4];
         for (int m = 0; m < 4; m++)
           ahead[m] =
               reinterpret_cast<uintptr_t>(src.row(std::min(c[m] + 4, h - 1))) +
               static_cast<uintptr_t>((sh.ix - 3) * src.step);
-        HorizontalWordQuads(e, taps_x, maxv, s.groups, ahead, G * src.step,
-                            out);
+        HorizontalWordQuads(e, taps_x, maxv, in_place, src.lsb, s.groups, ahead,
+                            G * src.step, out);
       };
       const auto vertical = [&](const uint16_t* const* q, size_t g0,
                                 size_t count, uint16_t* const* rows,

@@ -83,14 +83,43 @@ DAEDALUS_MC_DOT_ATTR HWY_INLINE V16 WordAfter(V16 a, V16 b) {
   return V16{_mm512_shrdi_epi32(a.raw, b.raw, 16)};
 }
 
-// The horizontal sums of 32 outputs of the row at p (values, output x from
-// p[x .. x + 7]). The 8 windows (from p + k) come from the two aligned
-// vectors at p: an unaligned vector crosses a cache line, and costs two
-// loads. (Loading the odd windows instead was no faster on the Xeon and
+// Where the horizontal pass takes a group's values: the window's copy
+// (Extend's values), or the source row's words in place, whose values are
+// the low bits (masked: I420_10LE and the other planar formats) or the
+// high ones (shifted: P010's luma). Other layouts read the copy.
+enum class WordSource { kCopy, kMasked, kShifted };
+
+WordSource WordSourceOf(const ConstPlane& src) {
+  if (src.step != 2) return WordSource::kCopy;  // interleaved chroma
+  if (src.lsb == 0) return WordSource::kMasked;
+  if (src.lsb + src.bit_depth == 16) return WordSource::kShifted;
+  return WordSource::kCopy;
+}
+
+// The values of the 32 words at p from kSource (mask: the plane's largest
+// value; lsb: its shift).
+template <WordSource kSource>
+DAEDALUS_MC_DOT_ATTR HWY_INLINE V16 SourceValues(const uint16_t* p, V16 mask,
+                                                 int lsb) {
+  if constexpr (kSource == WordSource::kMasked) return hn::And(Values(p), mask);
+  if constexpr (kSource == WordSource::kShifted) {
+    const DU16 du;
+    return hn::BitCast(D16(), hn::ShiftRightSame(hn::LoadU(du, p), lsb));
+  }
+  return Values(p);
+}
+
+// The horizontal sums of 32 outputs of the row at p (values from kSource,
+// output x from p[x .. x + 7]). The 8 windows (from p + k) come from the
+// two vectors at p: in the copy aligned (an unaligned vector crosses a
+// cache line, and costs two loads), and each decoded once rather than 8
+// times. (Loading the odd windows instead was no faster on the Xeon and
 // slower on the Zen 5.)
-DAEDALUS_MC_DOT_ATTR HWY_INLINE EvenOdd
-HorizontalSums(const WordTaps& t, const uint16_t* HWY_RESTRICT p) {
-  const V16 a = Values(p), b = Values(p + 32);
+template <WordSource kSource>
+DAEDALUS_MC_DOT_ATTR HWY_INLINE EvenOdd HorizontalSums(
+    const WordTaps& t, const uint16_t* HWY_RESTRICT p, V16 mask, int lsb) {
+  const V16 a = SourceValues<kSource>(p, mask, lsb);
+  const V16 b = SourceValues<kSource>(p + 32, mask, lsb);
   const V16 w2 = Dwords<1>(a, b), w4 = Dwords<2>(a, b);
   const V16 w6 = Dwords<3>(a, b), w8 = Dwords<4>(a, b);
   return {Sum8Taps(t, a, w2, w4, w6),
@@ -110,33 +139,51 @@ DAEDALUS_MC_DOT_ATTR HWY_INLINE void Prefetch(const uintptr_t* rows, size_t at,
       _mm_prefetch(reinterpret_cast<const char*>(rows[r] + b), kHint);
 }
 
+// A group of the place: the sums of the windows' groups at r[0..3] (values
+// from kSource) into q, ClipEvenOdd's.
+template <WordSource kSource>
+DAEDALUS_MC_DOT_ATTR HWY_INLINE void HorizontalWordGroup(
+    const WordTaps& t, V16 vmax, V16 mask, int lsb, const uint16_t* const* r,
+    uint16_t* HWY_RESTRICT q) {
+  const DU16 du;
+  for (size_t p = 0; p < 2; p++) {
+    for (size_t h = 0; h < 2; h++) {
+      const size_t x = kHalfColumns * h;
+      const EvenOdd sa = HorizontalSums<kSource>(t, r[2 * p] + x, mask, lsb);
+      const EvenOdd sb =
+          HorizontalSums<kSource>(t, r[2 * p + 1] + x, mask, lsb);
+      uint16_t* o = q + kWordPairRow * p + kWordHalf * h;
+      hn::StoreU(hn::BitCast(du, ClipEvenOdd(sa.even, sb.even, vmax)), du, o);
+      hn::StoreU(hn::BitCast(du, ClipEvenOdd(sa.odd, sb.odd, vmax)), du,
+                 o + kWordHalf / 2);
+    }
+  }
+}
+
 // The place of the windows e[0..3] (rows 0 and 1 in its first pair row, 2
-// and 3 in its second), `groups` groups. Meanwhile a group's `group_bytes`
-// of the source rows that the next place will read, from ahead[0..3], are
-// fetched into the cache: once the frame is larger than the cache the
-// source stream holds the pass back, and the hardware's prefetch alone
-// does not keep ahead of it.
+// and 3 in its second), `groups` groups; the groups a window reads in place
+// (the same for the 4) from `in_place` (lsb: the source's). Meanwhile a
+// group's `group_bytes` of the source rows that the next place will read,
+// from ahead[0..3], are fetched into the cache: once the frame is larger
+// than the cache the source stream holds the pass back, and the hardware's
+// prefetch alone does not keep ahead of it.
 DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalWordQuads(
-    const Window<uint16_t>* e, const int16_t* taps, int maxv, size_t groups,
-    const uintptr_t* ahead, size_t group_bytes, uint16_t* HWY_RESTRICT out) {
+    const Window<uint16_t>* e, const int16_t* taps, int maxv,
+    WordSource in_place, int lsb, size_t groups, const uintptr_t* ahead,
+    size_t group_bytes, uint16_t* HWY_RESTRICT out) {
   const WordTaps t(taps);
   const V16 vmax = hn::Set(D16(), static_cast<int16_t>(maxv));
-  const DU16 du;
   for (size_t g = 0; g < groups; g++) {
     Prefetch<false>(ahead, g * group_bytes, group_bytes);
-    for (size_t p = 0; p < 2; p++) {
-      const uint16_t* a = e[2 * p].copied(g);
-      const uint16_t* b = e[2 * p + 1].copied(g);
-      for (size_t h = 0; h < 2; h++) {
-        const EvenOdd sa = HorizontalSums(t, a + kHalfColumns * h);
-        const EvenOdd sb = HorizontalSums(t, b + kHalfColumns * h);
-        uint16_t* q =
-            out + kWordQuadGroup * g + kWordPairRow * p + kWordHalf * h;
-        hn::StoreU(hn::BitCast(du, ClipEvenOdd(sa.even, sb.even, vmax)), du, q);
-        hn::StoreU(hn::BitCast(du, ClipEvenOdd(sa.odd, sb.odd, vmax)), du,
-                   q + kWordHalf / 2);
-      }
-    }
+    const uint16_t* r[4] = {e[0].group(g), e[1].group(g), e[2].group(g),
+                            e[3].group(g)};
+    uint16_t* q = out + kWordQuadGroup * g;
+    if (!e[0].in_place(g))
+      HorizontalWordGroup<WordSource::kCopy>(t, vmax, vmax, 0, r, q);
+    else if (in_place == WordSource::kMasked)
+      HorizontalWordGroup<WordSource::kMasked>(t, vmax, vmax, lsb, r, q);
+    else
+      HorizontalWordGroup<WordSource::kShifted>(t, vmax, vmax, lsb, r, q);
   }
 }
 

@@ -334,6 +334,39 @@ TEST_P(McSimd, WindowsAgainstTheEdges) {
   }
 }
 
+// 10-bit rows whose windows the AVX-512 island reads in place where a
+// group's loads lie inside the row (its words decoded there: the planar
+// formats' low bits, P010 luma's high ones) and through the edge-extended
+// copy elsewhere: every shift that moves the first and the last in-place
+// group against either edge, widths around the groups and narrower than
+// the window, odd row padding (a guard pattern the in-place loads must not
+// take for samples), random bits outside the values.
+TEST_P(McSimd, TenBitWindowsInPlace) {
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(10);
+    std::uniform_int_distribution<int> phase(1, 15), filter_of(0, 2);
+    for (int w : {1, 2, 7, 95, 96, 97, 128, 159, 160, 161, 193, 257, 450}) {
+      std::vector<int> shifts = {-w - 5, w + 4};
+      for (int ix = -6; ix <= 6; ix++) shifts.push_back(ix);
+      for (int ix = -67; ix <= -60; ix++) shifts.push_back(ix);
+      for (int ix = w - 100; ix <= w - 36; ix++) shifts.push_back(ix);
+      Image src(PixelFormat::Y444_10LE, w, 5, 1 + w % 4);
+      fill_source(src, gen);
+      for (int ix : shifts)
+        expect_plane_matches(dsps, src, {ix, -2, phase(gen), phase(gen)},
+                             kMc8TapFilters[filter_of(gen)]);
+      Image p010(PixelFormat::P010_10LE, 2 * w, 6, 1 + w % 3);
+      fill_source(p010, gen);
+      for (int ix : shifts)
+        expect_frame_matches(dsps, p010,
+                             {ix + 0.3, -1.6, kMc8TapFilters[filter_of(gen)]},
+                             1 + w % 2);
+    }
+  }
+}
+
 // One channel of an interleaved chroma plane: the other channel's bytes are
 // never written.
 TEST_P(McSimd, SemiPlanarChannelsStayApart) {
@@ -367,8 +400,10 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
 
 // Nothing outside a row is read or written: source and destination rows
 // each against an inaccessible page, on either side, for shifts that put
-// the window over either edge, past it, or inside, and for planes without
-// columns (whose rows Extend once read before their first byte).
+// the window over either edge, past it, or inside (for 300 columns, 10-bit
+// rows whose last group read in place ends at the row's end, or would with
+// fewer words of tail), and for planes without columns (whose rows Extend
+// once read before their first byte).
 TEST_P(McSimd, TouchesNothingOutsideTheRows) {
   for (bool dot : island_modes()) {
     const Dsps dsps(dot);
@@ -376,14 +411,16 @@ TEST_P(McSimd, TouchesNothingOutsideTheRows) {
     std::mt19937 gen = test::rng(8);
     for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21,
                                PixelFormat::I420_10LE, PixelFormat::P010_10LE})
-      for (auto [w, h] : {std::pair{0, 3}, {1, 1}, {6, 3}, {37, 5}, {130, 4}}) {
+      for (auto [w, h] :
+           {std::pair{0, 3}, {1, 1}, {6, 3}, {37, 5}, {130, 4}, {300, 3}}) {
         Image src(format, w, h);
         fill_source(src, gen);
         for (test::GuardSide side :
              {test::GuardSide::Before, test::GuardSide::After}) {
           const test::GuardedFrame in(src, side);
           for (McFilter filter : kMcFilters)
-            for (double dx : {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 40.0})
+            for (double dx :
+                 {-45.5, -3.3, -1.0, 0.0, 0.4, 2.0, 7.7, 15.2, 27.4, 40.0})
               for (double dy : {0.0, -1.6}) {
                 const McParams params{dx, dy, filter};
                 Image want(format, w, h), got(format, w, h);  // zeros
