@@ -205,12 +205,13 @@ int deblock_grid_block(const DeblockParams& params);
 // this view.
 Frame deblock_grid_view(const Frame& frame, const DeblockParams& params);
 
-// Deblocks every plane of `frame` in place with `dsp`: pass 1 split into row
-// bands, then pass 2 into column bands, on `pool`; a band of interleaved
-// chroma holds both channels. 10-bit frames on the calling thread (`pool`
-// null or of one thread): plane by plane in bands of rows, both passes on a
-// band while it is in cache (pass 2 on the horizontal edges within it).
-// Frames of bit depth 8 and 10. mode=dct filters each plane in place on one
+// Deblocks every plane of `frame` in place with `dsp`, in bands of rows,
+// both passes on a band while it is in cache: on the calling thread (`pool`
+// null or of one thread) top to bottom, on `pool` every band at once (the
+// edges on the bands' first rows after the join where edges are
+// independent, else each band's pass 2 strip by strip behind the band
+// above); a band of interleaved chroma holds both channels. Frames of bit
+// depth 8 and 10. mode=dct filters each plane in place on one
 // thread; on several, it copies the planes first and filters row bands from
 // the copy. The result does not depend on the split.
 void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
@@ -220,11 +221,12 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
 // edges (columns are independent); all of pass 1 comes first.
 enum class DeblockPass { VerticalEdges, HorizontalEdges };
 
-// One pass of deblock_frame() over the rest of each plane from `first[p]`
-// on, on a grid view (the caller applies the grid offset): rows for pass 1,
-// columns for pass 2 (a backend that gives the leading part of a frame to a GPU
-// runs the rest here). The two channels of interleaved chroma must have the
-// same `first`.
+// One pass alone over the rest of each plane from `first[p]` on, on a grid
+// view (the caller applies the grid offset): rows for pass 1 split into row
+// bands on `pool`, columns for pass 2 into column bands (a backend that gives
+// the leading part of a frame to a GPU runs the rest here; both passes give
+// deblock_frame()'s result). The two channels of interleaved chroma must have
+// the same `first`.
 void deblock_pass(const DeblockDsp& dsp, const Frame& frame,
                   const DeblockParams& params, DeblockPass pass,
                   const int first[3], ThreadPool* pool);
