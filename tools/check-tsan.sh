@@ -26,10 +26,11 @@ else
 fi
 # Only the thread suites: the pool, every family's frames split across
 # pools of 2 to 4 threads (the harness's HarnessThreads: each deblock mode,
-# both depths), backends sharing a pool, and the backends' 10-bit
+# both depths; deblock's bands and their strips on frames wider than two
+# strips: deblock-threads), backends sharing a pool, and the backends' 10-bit
 # capabilities. The family and SIMD suites run their kernels on the calling
 # thread, where ThreadSanitizer has nothing to find.
-tests="thread_pool harness-threads shared-pool bit-depth"
+tests="thread_pool harness-threads shared-pool bit-depth deblock-threads"
 # shellcheck disable=SC2046 # one target per word
 ninja -C build-tsan $(tools/suite-targets.py build-tsan $tests)
 

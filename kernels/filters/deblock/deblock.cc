@@ -316,8 +316,9 @@ void deblock_edge_row(DeblockHorizontalEdgesFn horizontal, const Plane& plane,
 }
 
 // Whether a plane's horizontal edges are independent: where an edge's
-// filter reaches at most half a block on either side (all but mode=h264's
-// luma at block size 4), no two edges of a column touch the same sample,
+// filter reaches at most half a block on either side (all but the luma
+// filters at block size 4: mode=h264's luma and 4:4:4 chroma, mode=vp9), no
+// two edges of a column touch the same sample,
 // so they give the same result in any order once pass 1 has finished the
 // rows they read. Elsewhere each edge reads what the one above wrote: a
 // chain down every column.
@@ -329,10 +330,14 @@ bool deblock_edges_independent(const DeblockPlaneParams& pp) {
 // on a pool, where a column's edges form a chain (deblock_edges_independent)
 // that runs through the band above: pass 1, then pass 2 strip by strip of
 // kStripColumns, each strip once the band above (ending at y_begin) has
-// finished it, as `above` counts; `done` counts this band's. The band above was
-// claimed first and is running, so the wait ends; two bands then go down the
-// strips a strip apart.
+// finished it, as `above` counts; `done` counts this band's. The band above
+// started first and is running (ThreadPool::run's order), so the wait ends;
+// two bands then go down the strips a strip apart.
 constexpr int kStripColumns = 128;
+// A band's count, on a cache line of its own (the band below polls it).
+struct alignas(64) StripCount {
+  std::atomic<int> done{0};
+};
 void deblock_rows_in_strips(DeblockVerticalEdgesFn vertical,
                             DeblockHorizontalEdgesFn horizontal,
                             std::span<const Plane> channels,
@@ -394,12 +399,12 @@ void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
   // alone (a band's first rows differ), read after the join. Where edges
   // form chains, each band's strips done, by the granule it ends at.
   std::vector<char> band_top[3];
-  std::unique_ptr<std::atomic<int>[]> strips_done[3];
+  std::unique_ptr<StripCount[]> strips_done[3];
   for (int p = 0; p < parts; p++) {
     band_top[p].assign(size_t(rows[p]), 0);
     if (pool && !deblock_edges_independent(pp[p]))
-      strips_done[p] = std::make_unique<std::atomic<int>[]>(
-          size_t(totals[p] / kBandRows + 2));
+      strips_done[p] =
+          std::make_unique<StripCount[]>(size_t(totals[p] / kBandRows + 2));
   }
   const auto each_channel = [&](int p, const auto& filter) {
     filter(p);
@@ -412,12 +417,12 @@ void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
               begin /= scale[p], end /= scale[p];
               if (strips_done[p]) {
                 const std::atomic<int>* above =
-                    begin > 0 ? &strips_done[p][g_begin] : nullptr;
+                    begin > 0 ? &strips_done[p][g_begin].done : nullptr;
                 const Plane channels[2] = {frame.planes[p], frame.planes[2]};
                 deblock_rows_in_strips(
                     vertical, horizontal,
                     std::span(channels, pair && p == 1 ? 2 : 1), pp[p], begin,
-                    end, above, strips_done[p][g_end]);
+                    end, above, strips_done[p][g_end].done);
                 return;
               }
               if (begin > 0) band_top[p][size_t(begin)] = 1;

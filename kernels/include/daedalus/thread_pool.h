@@ -27,7 +27,9 @@ class ThreadPool {
 
   // Calls task(i) once for every i in [0, count), spread over the pool, and
   // returns when all calls have returned. One run() at a time per pool;
-  // concurrent callers are serialised.
+  // concurrent callers are serialised. Tasks start in index order, each run
+  // to its end by the thread that took it, so task i may wait for task j < i
+  // to make progress (deblock's bands do): j has started and is running.
   void run(int count, const std::function<void(int)>& task);
 
   // The number of threads "0 = all cores" means on this machine.

@@ -41,6 +41,32 @@ TEST(ThreadPool, UsesSeveralThreads) {
   EXPECT_EQ(ids.size(), 4u);
 }
 
+// run()'s order: task i starts after task i - 1 has, and may wait for it
+// (deblock's bands wait for the band above). Each task waits, bounded, until
+// its predecessor has started; a pool that took a later task first, or set
+// a started task aside, would leave a wait to run out.
+TEST(ThreadPool, TasksStartInIndexOrderAndMayWaitForEarlierOnes) {
+  for (int threads : {2, 3, 5}) {
+    ThreadPool pool(threads);
+    for (int r = 0; r < 20; r++) {
+      constexpr int kCount = 40;
+      std::vector<std::atomic<bool>> started(kCount);
+      std::atomic<int> waits_run_out{0};
+      pool.run(kCount, [&](int i) {
+        for (int spin = 0; i > 0 && !started[i - 1].load(); spin++) {
+          if (spin == 20000) {  // 20 s
+            waits_run_out++;
+            break;
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        started[i] = true;
+      });
+      ASSERT_EQ(waits_run_out.load(), 0) << threads << " threads, run " << r;
+    }
+  }
+}
+
 // Runs back to back, of varying sizes: a worker late from one run must not
 // claim an index of the next, nor run the next's index with the old task.
 TEST(ThreadPool, ManyRunsInARowEachIndexOnce) {
