@@ -41,9 +41,18 @@ void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
 void list_lines(CdefAhead& ahead, const ConstPlane& p, int x0, int x1, int y,
                 int rows) {
   const int c0 = std::max(x0, 0) * p.step, c1 = std::min(x1, p.width) * p.step;
-  for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
-    for (int c = c0 & ~63; c < c1 && ahead.n < CdefAhead::kMaxLines; c += 64)
-      ahead.lines[ahead.n++] = p.row(r) + c;
+  const int per_row = c1 > c0 ? (c1 - (c0 & ~63) + 63) / 64 : 0;
+  const int r0 = std::max(y, 0), r1 = std::min(y + rows, p.height);
+  // Locals: stores into `lines` could otherwise alias p.data and ahead.n.
+  const uint8_t* first = p.data + (c0 & ~63);
+  const ptrdiff_t stride = p.stride;
+  const uint8_t** out = ahead.lines + ahead.n;
+  const uint8_t** const end = ahead.lines + CdefAhead::kMaxLines;
+  for (int r = r0; r < r1; r++) {
+    const uint8_t* line = first + r * stride;
+    for (int c = 0; c < per_row && out < end; c++, line += 64) *out++ = line;
+  }
+  ahead.n = int(out - ahead.lines);
 }
 
 // What stays the same over a call, and the scratch space of a chunk.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "daedalus/frame.h"
@@ -39,8 +40,15 @@ extern const uint8_t kCdefDir422[8];
 // 0..7 and stores the variance in *var.
 int cdef_find_dir_ref(const ConstPlane& plane, int x, int y, int* var);
 
-// Luma primary strength after the variance adjustment.
-int cdef_adjust_strength(int strength, int var);
+// Luma primary strength after the variance adjustment (inline: the frame
+// loop calls it per block).
+inline int cdef_adjust_strength(int strength, int var) {
+  if (var == 0) return 0;
+  const int i = (var >> 6)
+                    ? std::min(int(std::bit_width(unsigned(var >> 6))) - 1, 12)
+                    : 0;
+  return (strength * (4 + i) + 8) >> 4;
+}
 
 // What filters one block of one plane, at the plane's bit depth bd: the
 // strengths and damping are already shifted by cs = bd - 8 (docs/spec.md,
