@@ -6,7 +6,6 @@
 #endif
 
 #include <algorithm>
-#include <bit>
 
 namespace daedalus {
 
@@ -33,14 +32,6 @@ Status cdef_params_valid(const CdefParams& p) {
 bool cdef_is_noop(const CdefParams& p) {
   return p.pri_strength == 0 && p.sec_strength == 0 && p.uv_pri_strength == 0 &&
          p.uv_sec_strength == 0;
-}
-
-int cdef_adjust_strength(int strength, int var) {
-  if (var == 0) return 0;
-  const int i = (var >> 6)
-                    ? std::min(int(std::bit_width(unsigned(var >> 6))) - 1, 12)
-                    : 0;
-  return (strength * (4 + i) + 8) >> 4;
 }
 
 void cdef_frame(const CdefDsp& dsp, const Frame& dst, const ConstFrame& src,

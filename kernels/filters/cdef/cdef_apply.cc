@@ -36,14 +36,16 @@ void copy_rect(const Plane& dst, const ConstPlane& src, int x0, int x1, int y0,
   }
 }
 
-// The cache lines of samples [x0, x1) of rows [y, y + rows) of p (those in
-// the plane), added to `ahead`.
-void list_lines(CdefAhead& ahead, const ConstPlane& p, int x0, int x1, int y,
-                int rows) {
+// The rows of cache lines of samples [x0, x1) of rows [y, y + rows) of p
+// (those in the plane), added to `ahead`.
+void list_rows(CdefAhead& ahead, const ConstPlane& p, int x0, int x1, int y,
+               int rows) {
   const int c0 = std::max(x0, 0) * p.step, c1 = std::min(x1, p.width) * p.step;
-  for (int r = std::max(y, 0); r < std::min(y + rows, p.height); r++)
-    for (int c = c0 & ~63; c < c1 && ahead.n < CdefAhead::kMaxLines; c += 64)
-      ahead.lines[ahead.n++] = p.row(r) + c;
+  if (c1 <= c0) return;
+  const int lines = (c1 - (c0 & ~63) + 63) / 64;
+  for (int r = std::max(y, 0);
+       r < std::min(y + rows, p.height) && ahead.n < CdefAhead::kMaxRows; r++)
+    ahead.rows[ahead.n++] = {p.row(r) + (c0 & ~63), lines};
 }
 
 // What stays the same over a call, and the scratch space of a chunk.
@@ -83,15 +85,15 @@ struct Rows {
 // Lists the source lines of the chunk after blocks [b0, b0 + n) of the block
 // row at y0 (this row's next chunk, or row y_next's first) in w.ahead.
 void list_next_chunk(Rows& w, int y0, int b0, int n, int y_next) {
-  w.ahead.n = w.ahead.next = 0;
+  w.ahead.n = w.ahead.row = w.ahead.line = 0;
   const bool last = b0 + n >= w.nb;
   if (last && y_next < 0) return;
   const int x = last ? 0 : b0 + n, y = last ? y_next : y0;
   const int m = std::min(kCdefChunk, w.nb - x);
-  list_lines(w.ahead, w.src.planes[0], 8 * x - 8, 8 * (x + m) + 8, y - 2, 12);
+  list_rows(w.ahead, w.src.planes[0], 8 * x - 8, 8 * (x + m) + 8, y - 2, 12);
   for (int p = 1; p < w.src.num_planes; p++)
-    list_lines(w.ahead, w.src.planes[p], (8 * x - 8) >> w.sx,
-               (8 * (x + m) + 8) >> w.sx, (y >> w.sy) - 2, w.ch + 4);
+    list_rows(w.ahead, w.src.planes[p], (8 * x - 8) >> w.sx,
+              (8 * (x + m) + 8) >> w.sx, (y >> w.sy) - 2, w.ch + 4);
 }
 
 // Blocks [b0, b0 + n) of plane p at row y (luma, or 4:4:4 chroma) from the

@@ -309,17 +309,13 @@ HWY_INLINE VI tap(D d, const uint16_t* HWY_RESTRICT p, V px, V strength,
   return hn::Min(hn::Max(diff, hn::Neg(limit)), limit);
 }
 
-// One block to filter: its layout, strengths and first destination row (of
-// U and of V for an interleaved pair).
-struct Job {
-  const uint16_t* blk;
-  int pri;
-  uint8_t* out[2];
-};
-
-// The destination planes of a run of jobs (lsb: of 16-bit samples), and
-// their secondary strength and damping.
+// The laid-out blocks of a CdefBlocks call and where they go: block j's
+// layout at laid + (j + 1) kBlock, its first destination row at dst[0] +
+// kW j step[0] (and of V, for an interleaved pair); lsb: of 16-bit samples.
 struct Sink {
+  const uint16_t* laid;
+  const uint8_t* pri;  // per block
+  uint8_t* dst[2];
   ptrdiff_t stride[2];
   int step[2];
   int lsb = 0;
@@ -407,26 +403,30 @@ HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
   }
 }
 
-// Filters a laid-out block into the sink. Only with both tap
+// Filters laid-out block j into the sink. Only with both tap
 // kinds can the result leave the range of its taps: with one kind the weights
 // add up to 12, and (8 + 12 D) >> 4 <= D for any D >= 1 (the largest
 // distance to a tap on the side of the sum), so no clip is needed.
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
-HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
+HWY_INLINE void filter_block(int j, const Sink& sink) {
   constexpr bool kClip = kPri && kSec;
+  constexpr int kW = kColBytes == 2 ? 8 : 4, kBlock = (kRows + 4) * 8;
+  const uint16_t* const blk = sink.laid + (j + 1) * kBlock;
+  uint8_t* const out[2] = {sink.dst[0] + ptrdiff_t(kW) * j * sink.step[0],
+                           sink.dst[1] + ptrdiff_t(kW) * j * sink.step[1]};
   constexpr int kD2 = (kDir + 2) & 7, kD6 = (kDir + 6) & 7;
   const DU d;
   const hn::RebindToSigned<DU> di;
   const int N = int(hn::Lanes(d));
-  const Strength s =
-      make_strength(job.pri, sink.sec, sink.damping, sizeof(S) == 1 ? 0 : 2);
+  const Strength s = make_strength(sink.pri[j], sink.sec, sink.damping,
+                                   sizeof(S) == 1 ? 0 : 2);
   const auto pri = hn::Set(d, uint16_t(s.pri));
   const auto sec = hn::Set(d, uint16_t(s.sec));
   const auto w0 = hn::Set(di, int16_t(s.w0)), w1 = hn::Set(di, int16_t(s.w1));
   const auto round = hn::Set(di, 8);
   const int ps = s.pri_shift, ss = s.sec_shift;
   for (int i = 0; i < kRows * 8; i += N) {
-    const uint16_t* p = job.blk + 16 + i;
+    const uint16_t* p = blk + 16 + i;
     const auto px = hn::LoadU(d, p);
     auto lo = px;
     auto hi = hn::BitCast(di, px);
@@ -456,19 +456,21 @@ HWY_INLINE void filter_block(const Job& job, const Sink& sink) {
     sum = hn::Add(sum, hn::Add(round, hn::ShiftRight<15>(sum)));
     auto res = hn::Add(hn::BitCast(di, px), hn::ShiftRight<4>(sum));
     if constexpr (kClip) res = hn::Min(hn::Max(res, hn::BitCast(di, lo)), hi);
-    store_result<kColBytes, S>(di, res, i / 8, job.out, sink);
+    store_result<kColBytes, S>(di, res, i / 8, out, sink);
   }
 }
 
+// The blocks j of the bit mask `blocks`.
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
-void filter_blocks(const Job* HWY_RESTRICT jobs, int n, const Sink& sink) {
-  for (int k = 0; k < n; k++) {
-    filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(jobs[k], sink);
+void filter_blocks(uint64_t blocks, const Sink& sink) {
+  for (; blocks; blocks &= blocks - 1) {
+    filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(
+        std::countr_zero(blocks), sink);
     cdef_fetch_ahead(sink.ahead);
   }
 }
 
-using FilterFn = void (*)(const Job*, int, const Sink&);
+using FilterFn = void (*)(uint64_t, const Sink&);
 // [variant: both, primary only, secondary only, neither (a copy)][direction]
 using FilterTable = std::array<std::array<FilterFn, 8>, 4>;
 
@@ -484,16 +486,14 @@ constexpr FilterTable filter_table(std::index_sequence<kDir...>) {
 // times 8 plus direction); kCopy for neither kind of tap.
 constexpr uint8_t kCopy = 24;
 
-// Calls f(k, blocks) for each key k <= kCopy in key[0..kChunk), with the bit
-// mask of the blocks that have it: blocks are filtered grouped by key, one
-// call per key and chunk, though directions vary from block to block.
+// Calls f(k, blocks) for each key k in the bit mask `present`, with the bit
+// mask of the blocks j that have it in key[0..kChunk): blocks are filtered
+// grouped by key, one call per key and chunk, though directions vary from
+// block to block.
 template <class F>
-void for_each_key(const uint8_t* HWY_RESTRICT key, F f) {
+void for_each_key(const uint8_t* HWY_RESTRICT key, uint64_t present, F f) {
   const hn::CappedTag<uint8_t, kChunk> d;
   const int N = int(hn::Lanes(d));
-  uint64_t present = 0;
-  for (int j = 0; j < kChunk; j++) present |= uint64_t(1) << (key[j] & 63);
-  present &= (uint64_t(2) << kCopy) - 1;
   for (; present; present &= present - 1) {
     const int k = std::countr_zero(present);
     uint64_t blocks = 0;
@@ -527,7 +527,7 @@ struct Tables {
 // filters them grouped by filter function.
 template <class S, bool kPair, int kRows>
 void filter(const CdefBlocks& b) {
-  constexpr int kW = kPair ? 4 : 8, kBlock = (kRows + 4) * 8;
+  constexpr int kW = kPair ? 4 : 8;
   constexpr const FilterTable& table =
       kPair ? (kRows == 8 ? Tables<S>::kPair422 : Tables<S>::kPair420)
             : Tables<S>::kLuma;
@@ -541,29 +541,26 @@ void filter(const CdefBlocks& b) {
 
   // Keys of the blocks with and without primary taps (63: no block).
   alignas(64) uint8_t key[kChunk];
+  std::memset(key, 63, sizeof key);
   const int with = b.sec ? 0 : 8, without = b.sec ? 16 : kCopy;
-  for (int j = 0; j < b.n; j++)
-    key[j] =
-        uint8_t(b.pri[j] ? with + b.dir[j] : without + (b.sec ? b.dir[j] : 0));
-  std::fill(key + std::clamp(b.n, 0, kChunk), key + kChunk, 63);
-  const Sink sink = {{b.stride[0], b.stride[1]},
+  const int n = std::min(b.n, kChunk);
+  uint64_t present = 0;
+  for (int j = 0; j < n; j++) {
+    const int k = b.pri[j] ? with + b.dir[j] : without + (b.sec ? b.dir[j] : 0);
+    key[j] = uint8_t(k);
+    present |= uint64_t(1) << k;
+  }
+  const Sink sink = {laid,
+                     b.pri,
+                     {b.dst[0], kPair ? b.dst[1] : b.dst[0]},
+                     {b.stride[0], b.stride[1]},
                      {b.step[0], b.step[1]},
                      b.lsb,
                      b.sec,
                      b.damping,
                      b.ahead};
-  Job jobs[kChunk];
-  for_each_key(key, [&](int k, uint64_t blocks) HWY_ATTR {
-    int count = 0;
-    for (; blocks; blocks &= blocks - 1) {
-      const int j = std::countr_zero(blocks);
-      jobs[count++] = {
-          laid + (j + 1) * kBlock,
-          b.pri[j],
-          {b.dst[0] + ptrdiff_t(kW) * j * b.step[0],
-           kPair ? b.dst[1] + ptrdiff_t(kW) * j * b.step[1] : nullptr}};
-    }
-    table[k >> 3][k & 7](jobs, count, sink);
+  for_each_key(key, present, [&](int k, uint64_t blocks) HWY_ATTR {
+    table[k >> 3][k & 7](blocks, sink);
   });
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "daedalus/frame.h"
@@ -39,8 +40,15 @@ extern const uint8_t kCdefDir422[8];
 // 0..7 and stores the variance in *var.
 int cdef_find_dir_ref(const ConstPlane& plane, int x, int y, int* var);
 
-// Luma primary strength after the variance adjustment.
-int cdef_adjust_strength(int strength, int var);
+// Luma primary strength after the variance adjustment (inline: the frame
+// loop calls it per block).
+inline int cdef_adjust_strength(int strength, int var) {
+  if (var == 0) return 0;
+  const int i = (var >> 6)
+                    ? std::min(int(std::bit_width(unsigned(var >> 6))) - 1, 12)
+                    : 0;
+  return (strength * (4 + i) + 8) >> 4;
+}
 
 // What filters one block of one plane, at the plane's bit depth bd: the
 // strengths and damping are already shifted by cs = bd - 8 (docs/spec.md,
@@ -91,17 +99,27 @@ using CdefDirFn = void (*)(const uint16_t* rows, int n, uint8_t* dir, int* var);
 // as long as the loads would.
 constexpr int kCdefAheadPerBlock = 4;
 struct CdefAhead {
-  static constexpr int kMaxLines = 1024;
-  const uint8_t* lines[kMaxLines];
-  int n = 0, next = 0;
+  // Rows of lines: `lines` consecutive cache lines from `first`.
+  struct Row {
+    const uint8_t* first;
+    int lines;
+  };
+  static constexpr int kMaxRows = 48;  // 12 per plane, and room to spare
+  Row rows[kMaxRows];
+  int n = 0;              // rows listed
+  int row = 0, line = 0;  // the next line to prefetch
 };
 
 // Prefetches the next kCdefAheadPerBlock lines of `ahead` (null: none).
 inline void cdef_fetch_ahead(CdefAhead* ahead) {
   if (!ahead) return;
-  const int end = std::min(ahead->next + kCdefAheadPerBlock, ahead->n);
-  for (int i = ahead->next; i < end; i++) __builtin_prefetch(ahead->lines[i]);
-  ahead->next = end;
+  int row = ahead->row, line = ahead->line;
+  for (int k = 0; k < kCdefAheadPerBlock && row < ahead->n; k++) {
+    const CdefAhead::Row& r = ahead->rows[row];
+    __builtin_prefetch(r.first + 64 * line);
+    if (++line == r.lines) line = 0, row++;
+  }
+  ahead->row = row, ahead->line = line;
 }
 
 // n <= kCdefChunk blocks side by side of one plane (8x8: luma and 4:4:4
