@@ -449,8 +449,8 @@ void deblock_frame(const DeblockDsp& dsp, const Frame& frame,
     deblock_dct_rows_from(dsp, view, params, whole, pool);
     return;
   }
-  // A pool of one thread runs its bands in order, but as bands of a pool:
-  // without the one-thread order.
+  // A pool of one thread gets the one-thread order: nothing deferred, no
+  // strips.
   deblock_in_bands(dsp, view, params,
                    pool && pool->threads() > 1 ? pool : nullptr);
 }

@@ -21,7 +21,6 @@
 
 #include "contents.h"
 #include "daedalus/deblock.h"
-#include "daedalus/thread_pool.h"
 #include "deblock_simd_test_helpers.h"
 #include "simd_targets.h"
 #include "test_util.h"
@@ -406,15 +405,12 @@ void check_full_hd(const std::vector<DeblockParams>& cases,
     }
 }
 
-// deblock_frame on one thread (both passes a band of rows at a time) and
-// on pools of 1, 2, 3 and 5 threads (bands on every thread, the edges on
-// their first rows last, where edges are independent) against pass 1 over whole
-// planes and then pass 2 (deblock_pass), with either table: frames of one to
-// five bands, every format and depth, both modes, every block size, grid
-// origins.
+// deblock_frame on one thread (both passes a band of rows at a time; on
+// pools: deblock_threads_test.cc) against pass 1 over whole planes and then
+// pass 2 (deblock_pass), with either table: frames of one to five bands,
+// every format and depth, both modes, every block size, grid origins.
 TEST_P(DeblockSimd, BandsMatchWholePasses) {
   const Tables t;
-  ThreadPool one(1), two(2), three(3), five(5);
   std::mt19937 gen = test::rng(19);
   for (int i = 0; i < 48; i++) {
     const int block = kBlockSizes[i % 3];
@@ -451,16 +447,12 @@ TEST_P(DeblockSimd, BandsMatchWholePasses) {
     }
     for (const DeblockDsp* dsp : {&t.ref, &t.simd}) {
       const Image passes = whole_passes(*dsp, input);
-      for (ThreadPool* pool :
-           {(ThreadPool*)nullptr, &one, &two, &three, &five}) {
-        Image bands = input;
-        deblock_frame(*dsp, bands.frame(), params, pool);
-        ASSERT_EQ(test::first_difference(passes, bands), "")
-            << pixel_format_name(input.format()) << " " << input.width() << "x"
-            << input.height() << ", " << describe(params)
-            << (dsp == &t.ref ? ", reference" : ", simd") << ", "
-            << (pool ? pool->threads() : 1) << " threads";
-      }
+      Image bands = input;
+      deblock_frame(*dsp, bands.frame(), params);
+      ASSERT_EQ(test::first_difference(passes, bands), "")
+          << pixel_format_name(input.format()) << " " << input.width() << "x"
+          << input.height() << ", " << describe(params)
+          << (dsp == &t.ref ? ", reference" : ", simd");
     }
   }
 }
