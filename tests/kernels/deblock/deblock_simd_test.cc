@@ -414,24 +414,11 @@ TEST_P(DeblockSimd, BandsMatchWholePasses) {
   std::mt19937 gen = test::rng(19);
   for (int i = 0; i < 48; i++) {
     const int block = kBlockSizes[i % 3];
-    DeblockParams params =
-        i / 3 % 2 ? test::vp9_params(in(gen, 20, 63), in(gen, 0, 7), block)
-                  : DeblockParams{.qp = in(gen, 30, 51),
-                                  .chroma_qp_offset = in(gen, -6, 6),
-                                  .bs = in(gen, 1, 4),
-                                  .block_size = block};
-    params.grid_x = in(gen, 0, 15), params.grid_y = in(gen, 0, 15);
+    const DeblockParams params =
+        test::random_band_params(gen, i / 3 % 2, block);
     Image shallow(kAllPixelFormats[i % 7], in(gen, 17, 80), in(gen, 60, 300),
                   in(gen, 0, 5));
     const int center = in(gen, 40, 215), jump = in(gen, 1, 30);
-    const auto whole_passes = [&](const DeblockDsp& dsp, Image image) {
-      const Frame view = deblock_grid_view(image.frame(), params);
-      const int first[3] = {0, 0, 0};
-      for (DeblockPass pass :
-           {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges})
-        deblock_pass(dsp, view, params, pass, first, nullptr);
-      return image;
-    };
     // Content the filter changes: a draw where no edge passes the filter's
     // masks (a plane narrower than a block at sharpness 7 can have few
     // edges, each likely to fail) is drawn again.
@@ -439,14 +426,15 @@ TEST_P(DeblockSimd, BandsMatchWholePasses) {
     for (int draw = 0;; draw++) {
       test::fill_blocky(shallow, gen, block, center, jump);
       input = at_depth(shallow, kDepths[i / 7 % 2], gen);
-      if (!whole_passes(t.ref, input).same_samples(input)) break;
+      if (!test::deblock_whole_passes(t.ref, input, params).same_samples(input))
+        break;
       ASSERT_LT(draw, 100) << "the filter must engage: "
                            << pixel_format_name(input.format()) << " "
                            << input.width() << "x" << input.height() << ", "
                            << describe(params);
     }
     for (const DeblockDsp* dsp : {&t.ref, &t.simd}) {
-      const Image passes = whole_passes(*dsp, input);
+      const Image passes = test::deblock_whole_passes(*dsp, input, params);
       Image bands = input;
       deblock_frame(*dsp, bands.frame(), params);
       ASSERT_EQ(test::first_difference(passes, bands), "")

@@ -19,16 +19,6 @@ int in(std::mt19937& gen, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(gen);
 }
 
-Image whole_passes(const DeblockDsp& dsp, Image image,
-                   const DeblockParams& params) {
-  const Frame view = deblock_grid_view(image.frame(), params);
-  const int first[3] = {0, 0, 0};
-  for (DeblockPass pass :
-       {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges})
-    deblock_pass(dsp, view, params, pass, first, nullptr);
-  return image;
-}
-
 class DeblockThreads : public testing::Test {
  protected:
   DeblockThreads() {
@@ -46,7 +36,7 @@ class DeblockThreads : public testing::Test {
         std::to_string(params.block_size) + " grid " +
         std::to_string(params.grid_x) + "," + std::to_string(params.grid_y);
     for (const DeblockDsp* dsp : {&ref_, &simd_}) {
-      const Image passes = whole_passes(*dsp, input, params);
+      const Image passes = test::deblock_whole_passes(*dsp, input, params);
       ASSERT_FALSE(passes.same_samples(input)) << name;
       for (ThreadPool* pool : {&one_, &two_, &three_, &four_}) {
         Image bands = input;
@@ -92,21 +82,16 @@ TEST_F(DeblockThreads, SmallFramesMatchWholePasses) {
   std::mt19937 gen = test::rng(29);
   const auto formats = test::all_pixel_formats();
   for (int i = 0; i < 40; i++) {
-    const int block = 4 << (i % 3);
-    DeblockParams params =
-        i / 3 % 2 ? test::vp9_params(in(gen, 20, 63), in(gen, 0, 7), block)
-                  : DeblockParams{.qp = in(gen, 30, 51),
-                                  .chroma_qp_offset = in(gen, -6, 6),
-                                  .bs = in(gen, 1, 4),
-                                  .block_size = block};
-    params.grid_x = in(gen, 0, 15), params.grid_y = in(gen, 0, 15);
+    const DeblockParams params =
+        test::random_band_params(gen, i / 3 % 2, 4 << (i % 3));
     const PixelFormat format = formats[size_t(i) % formats.size()];
     Image input(format, in(gen, 17, 140), in(gen, 60, 300), in(gen, 0, 5));
     const int scale = test::bit_depth_of(format) > 8 ? 4 : 1;
     for (int draw = 0;; draw++) {
-      test::fill_blocky(input, gen, block, in(gen, 40, 215) * scale,
+      test::fill_blocky(input, gen, params.block_size, in(gen, 40, 215) * scale,
                         in(gen, 1, 30) * scale);
-      if (!whole_passes(ref_, input, params).same_samples(input)) break;
+      if (!test::deblock_whole_passes(ref_, input, params).same_samples(input))
+        break;
       ASSERT_LT(draw, 100) << "the filter must engage";
     }
     check(input, params);

@@ -183,6 +183,29 @@ void fill_blocky(Image& image, std::mt19937& gen, int block, int center,
   });
 }
 
+DeblockParams random_band_params(std::mt19937& gen, bool vp9, int block_size) {
+  auto r = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(gen);
+  };
+  DeblockParams params = vp9 ? vp9_params(r(20, 63), r(0, 7), block_size)
+                             : DeblockParams{.qp = r(30, 51),
+                                             .chroma_qp_offset = r(-6, 6),
+                                             .bs = r(1, 4),
+                                             .block_size = block_size};
+  params.grid_x = r(0, 15), params.grid_y = r(0, 15);
+  return params;
+}
+
+Image deblock_whole_passes(const DeblockDsp& dsp, Image image,
+                           const DeblockParams& params) {
+  const Frame view = deblock_grid_view(image.frame(), params);
+  const int first[3] = {0, 0, 0};
+  for (DeblockPass pass :
+       {DeblockPass::VerticalEdges, DeblockPass::HorizontalEdges})
+    deblock_pass(dsp, view, params, pass, first, nullptr);
+  return image;
+}
+
 CdefParams random_cdef_params(std::mt19937& gen) {
   auto r = [&](int lo, int hi) {
     return std::uniform_int_distribution<int>(lo, hi)(gen);

@@ -108,6 +108,16 @@ inline DeblockParams dct_params(int qp, int shifts) {
   return {.qp = qp, .mode = DeblockMode::Dct, .shifts = shifts};
 }
 
+// Deblock settings the band tests draw: mode=vp9 (level 20..63, any
+// sharpness) or mode=h264 (qp 30..51, chroma offset -6..6, any bs) at
+// `block_size`, with a grid origin.
+DeblockParams random_band_params(std::mt19937& gen, bool vp9, int block_size);
+
+// `image` through deblock's two passes over whole planes on one thread
+// (deblock_pass), what deblock_frame must give however it splits a frame.
+Image deblock_whole_passes(const DeblockDsp& dsp, Image image,
+                           const DeblockParams& params);
+
 // Blocks of a near-constant level (noise +-2), neighbouring levels up to
 // `jump` apart around `center`: at a high QP most deblocking edges pass the
 // filter's preconditions, some do not.
