@@ -395,14 +395,15 @@ void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
             scale[3] = {1, pair ? 2 : 1, 1};
   int totals[3];
   for (int p = 0; p < parts; p++) totals[p] = rows[p] * scale[p];
-  // The first row of every band but a plane's first: written by its band
-  // alone (a band's first rows differ), read after the join. Where edges
-  // form chains, each band's strips done, by the granule it ends at.
+  // On a pool (one band on one thread needs neither): the first row of
+  // every band but a plane's first, written by its band alone (a band's
+  // first rows differ), read after the join; where edges form chains, each
+  // band's strips done, by the granule it ends at.
   std::vector<char> band_top[3];
   std::unique_ptr<StripCount[]> strips_done[3];
-  for (int p = 0; p < parts; p++) {
+  for (int p = 0; p < parts && pool; p++) {
     band_top[p].assign(size_t(rows[p]), 0);
-    if (pool && !deblock_edges_independent(pp[p]))
+    if (!deblock_edges_independent(pp[p]))
       strips_done[p] =
           std::make_unique<StripCount[]>(size_t(totals[p] / kBandRows + 2));
   }
@@ -432,8 +433,8 @@ void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
               });
             });
   for (int p = 0; p < parts; p++)
-    for (int y = 1; y < rows[p]; y++)
-      if (band_top[p][size_t(y)])
+    for (size_t y = 1; y < band_top[p].size(); y++)
+      if (band_top[p][y])
         each_channel(p, [&](int c) {
           deblock_edge_row(horizontal, frame.planes[c], pp[c], y);
         });
