@@ -312,6 +312,13 @@ class Window {
     return in_place(g) ? inside_ + (g - lo_) * G_ : ext_ + g * G_;
   }
 
+  // The end (at most `end`) of the run of groups from g on that lie one
+  // after the other, G samples apart, from group(g) on: all in place or
+  // all in the copy.
+  size_t run_end(size_t g, size_t end) const {
+    return std::min(in_place(g) ? hi_ : g < lo_ ? lo_ : end, end);
+  }
+
   // The groups from g on, one after the other, where all are in the copy
   // (10-bit windows).
   const S* copied(size_t g) const { return ext_ + g * G_; }
