@@ -27,13 +27,15 @@ static struct {
 } symbols[kMaxSymbols];
 static int symbol_count;
 
-// The counter of symbol `name` (the last one once the table is full).
+// The counter of symbol `name`; once the table is full, that of its last
+// entry, "(more symbols)".
 static uint64_t *symbol_counter(const char *name) {
   if (!name) name = "?";
   for (int i = 0; i < symbol_count; i++)
     if (strcmp(symbols[i].name, name) == 0) return &symbols[i].executed;
   if (symbol_count == kMaxSymbols) return &symbols[kMaxSymbols - 1].executed;
-  symbols[symbol_count].name = strdup(name);
+  symbols[symbol_count].name =
+      symbol_count == kMaxSymbols - 1 ? "(more symbols)" : strdup(name);
   return &symbols[symbol_count++].executed;
 }
 
