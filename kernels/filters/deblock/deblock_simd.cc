@@ -91,10 +91,32 @@ struct Limits {
   int16_t half, max;
 };
 
+#if HWY_TARGET == HWY_NEON
+// NEON's unsigned halving add (uhadd) or absolute difference (uabd) of
+// sample values, one instruction either, which Highway 1.0.3 has no integer
+// op for; by register type (64-bit ones hold vectors of up to 8 bytes).
+template <bool kHadd, class V>
+HWY_INLINE V neon_hadd_or_abd(V a, V b) {
+  using R = decltype(a.raw);
+  const R x = a.raw, y = b.raw;
+  if constexpr (std::is_same_v<R, uint8x16_t>)
+    return V(kHadd ? vhaddq_u8(x, y) : vabdq_u8(x, y));
+  else if constexpr (std::is_same_v<R, uint8x8_t>)
+    return V(kHadd ? vhadd_u8(x, y) : vabd_u8(x, y));
+  else if constexpr (std::is_same_v<R, uint16x8_t>)
+    return V(kHadd ? vhaddq_u16(x, y) : vabdq_u16(x, y));
+  else
+    return V(kHadd ? vhadd_u16(x, y) : vabd_u16(x, y));
+}
+#endif
+
 // |a - b| of sample values; 16-bit lanes' values (below 2^15) through
-// their signed difference, in two instructions, not three.
+// their signed difference, in two instructions, not three (NEON: one).
 template <class V>
 HWY_INLINE V abs_diff(V a, V b) {
+#if HWY_TARGET == HWY_NEON
+  return neon_hadd_or_abd<false>(a, b);
+#else
   if constexpr (sizeof(hn::TFromV<V>) == 2) {
     const hn::DFromV<V> d;
     const hn::RebindToSigned<decltype(d)> di;
@@ -103,6 +125,7 @@ HWY_INLINE V abs_diff(V a, V b) {
   } else {
     return hn::Or(hn::SaturatedSub(a, b), hn::SaturatedSub(b, a));
   }
+#endif
 }
 
 // a < b of sample values and thresholds; 16-bit lanes' (below 2^15) as
@@ -130,10 +153,15 @@ HWY_INLINE V avg_round(V a, V b) {
 #endif
 }
 
-// (a + b) >> 1.
+// (a + b) >> 1 (NEON: one instruction).
 template <class D, class V>
 HWY_INLINE V avg_floor(D d, V a, V b) {
+#if HWY_TARGET == HWY_NEON
+  (void)d;
+  return neon_hadd_or_abd<true>(a, b);
+#else
   return hn::Sub(avg_round(a, b), hn::And(hn::Xor(a, b), hn::Set(d, 1)));
+#endif
 }
 
 // |p0-q0| < alpha && |p1-p0| < beta && |q1-q0| < beta.
@@ -552,15 +580,20 @@ HWY_INLINE void transpose_tile(D d, const Load& load, const Store& store) {
 }
 
 // Rows y0 .. y0 + rows - 1 of a plane, column-major in `lines`: column x is
-// the line at lines + x * n, its lane r row y0 + r. The lines hold values
-// (10-bit ones without the words' other bits, and shifted down).
+// the line at lines + x * pitch(), its lane r row y0 + r. The lines hold
+// values (10-bit ones without the words' other bits, and shifted down).
 template <class S>
 struct Strip {
   static constexpr int kT = kTileOf<S>;
   const Plane& plane;
   S* lines;
-  ptrdiff_t n;
   int y0, rows;
+
+  // The lanes of a vector of S: a constant where vectors have a fixed size,
+  // so that the transposes address the lines with immediate offsets.
+  static ptrdiff_t pitch() {
+    return ptrdiff_t(hn::Lanes(hn::ScalableTag<S>()));
+  }
 
   // Whether columns c .. c + kT - 1 go through vectors: they must all exist,
   // and with step 2 samples so must the other channel's sample after them,
@@ -570,9 +603,76 @@ struct Strip {
                                         : c + kT < plane.width;
   }
 
+  // Whether columns c .. c + kT - 1 go through load_whole and store_whole:
+  // one sample per step, every tile whole.
+  bool tiles_whole(int c) const {
+    return plane.step == int(sizeof(S)) && rows % kT == 0 &&
+           c + kT <= plane.width;
+  }
+
   // Transposes columns c .. c + kT - 1 (those that exist) into the lines.
-  void load(int c) const {
+  HWY_INLINE void load(int c) const {
+    if (tiles_whole(c))
+      load_whole(c);
+    else
+      load_any(c);
+  }
+
+  // Transposes the lines of columns c .. c + kT - 1 (those that exist) back.
+  HWY_INLINE void store(int c) const {
+    if (tiles_whole(c))
+      store_whole(c);
+    else
+      store_any(c);
+  }
+
+  // load and store where tiles_whole(c), the usual case, without a clamp or
+  // a test per row. The fields are read into locals first: stores of bytes
+  // may alias them, which would have them read again after each store.
+  HWY_INLINE void load_whole(int c) const {
     const hn::FixedTag<S, kT> d;
+    const ptrdiff_t n = pitch(), stride = plane.stride;
+    const int strip_rows = rows, lsb = plane.lsb, depth = plane.bit_depth;
+    const auto max = hn::Set(d, S(plane.max_value()));
+    const uint8_t* in = &plane.at(c, y0);
+    S* out = lines + c * n;
+    // As in load_any: more streams than hardware prefetchers follow.
+    const bool prefetch = (c * int(sizeof(S))) % 64 == 0;
+    for (int g = 0; g < strip_rows; g += kT, in += kT * stride, out += kT) {
+      if (prefetch)
+        for (int r = 0; r < kT; r++) hwy::Prefetch(in + r * stride + 192);
+      transpose_tile(
+          d,
+          [&](int r) {
+            const auto v =
+                hn::LoadU(d, reinterpret_cast<const S*>(in + r * stride));
+            if constexpr (sizeof(S) == 1)
+              return v;
+            else
+              return word_values(v, lsb, depth, max);
+          },
+          [&](int x, auto v) { hn::Store(v, d, out + x * n); });
+    }
+  }
+  HWY_INLINE void store_whole(int c) const {
+    const hn::FixedTag<S, kT> d;
+    const ptrdiff_t n = pitch(), stride = plane.stride;
+    const int strip_rows = rows, lsb = plane.lsb;
+    uint8_t* out = &plane.at(c, y0);
+    const S* in = lines + c * n;
+    for (int g = 0; g < strip_rows; g += kT, out += kT * stride, in += kT) {
+      transpose_tile(
+          d, [&](int x) { return hn::Load(d, in + x * n); },
+          [&](int r, auto v) {
+            if constexpr (sizeof(S) == 2) v = hn::ShiftLeftSame(v, lsb);
+            hn::StoreU(v, d, reinterpret_cast<S*>(out + r * stride));
+          });
+    }
+  }
+
+  HWY_NOINLINE void load_any(int c) const {
+    const hn::FixedTag<S, kT> d;
+    const ptrdiff_t n = pitch();
     const int cols = std::min(kT, plane.width - c);
     const auto max = hn::Set(d, S(plane.max_value()));
     const auto value = [&](hn::VFromD<decltype(d)> v) {
@@ -618,9 +718,9 @@ struct Strip {
     }
   }
 
-  // Transposes the lines of columns c .. c + kT - 1 (those that exist) back.
-  void store(int c) const {
+  HWY_NOINLINE void store_any(int c) const {
     const hn::FixedTag<S, kT> d;
+    const ptrdiff_t n = pitch();
     const int cols = std::min(kT, plane.width - c);
     const auto word = [&](hn::VFromD<decltype(d)> v) {
       if constexpr (sizeof(S) == 1)
@@ -851,8 +951,7 @@ void vertical_edges_kind(const Plane& plane, const DeblockPlaneParams& pp,
       hwy::AllocateAligned<S>(size_t(n) * w);
 
   for (int y0 = y_begin; y0 < y_end; y0 += int(n)) {
-    const Strip<S> strip{plane, lines.get(), n, y0,
-                         std::min(int(n), y_end - y0)};
+    const Strip<S> strip{plane, lines.get(), y0, std::min(int(n), y_end - y0)};
     // Tiles go in, edges are filtered and tiles come out a tile behind.
     int next_edge = b, stored = 0;
     for (int c = 0; c < w; c += kT) {
