@@ -914,24 +914,33 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
       const auto ext = [&](int m) {
         return reinterpret_cast<uint16_t*>(QuadFillRow(s, m));
       };
-      // Groups inside the row read its words in place, where a load's
-      // values are one instruction away (WordSource).
-      const WordSource in_place = WordSourceOf(src);
-      const Inside<S> island_inside(src, sh.ix, G, s.groups, kHalfColumns,
-                                    in_place != WordSource::kCopy);
+      // Where a load's values are one instruction away (WordSource), the
+      // rows are read where they lie: the groups inside the row by plain
+      // loads, the others by clamped ones. Elsewhere every group reads
+      // Extend's copies.
+      const WordSource source = WordSourceOf(src);
+      const bool copy = source == WordSource::kCopy;
+      const Inside<S> inside_row(src, sh.ix, G, s.groups, kHalfColumns, true);
       const auto fill = [&](const int* c, uint16_t* out) {
-        const Window<S> e[4] = {
-            {src, c[0], sh.ix, G, s.groups, island_inside, ext(0)},
-            {src, c[1], sh.ix, G, s.groups, island_inside, ext(1)},
-            {src, c[2], sh.ix, G, s.groups, island_inside, ext(2)},
-            {src, c[3], sh.ix, G, s.groups, island_inside, ext(3)}};
+        WordRows r{{},
+                   copy ? 0 : sh.ix - 3,
+                   w,
+                   copy ? 0 : inside_row.lo,
+                   copy ? s.groups : inside_row.hi};
+        for (int m = 0; m < 4; m++) {
+          if (copy)
+            Extend(src, c[m], sh.ix - 3, static_cast<int>(s.groups * G + kTail),
+                   ext(m));
+          r.row[m] =
+              copy ? ext(m) : reinterpret_cast<const uint16_t*>(src.row(c[m]));
+        }
         // The next place's rows, from the window's first column.
         uintptr_t ahead[4];
         for (int m = 0; m < 4; m++)
           ahead[m] =
               reinterpret_cast<uintptr_t>(src.row(std::min(c[m] + 4, h - 1))) +
               static_cast<uintptr_t>((sh.ix - 3) * src.step);
-        HorizontalWordQuads(e, taps_x, maxv, in_place, src.lsb, s.groups, ahead,
+        HorizontalWordQuads(r, taps_x, maxv, source, src.lsb, s.groups, ahead,
                             G * src.step, out);
       };
       const auto vertical = [&](const uint16_t* const* q, size_t g0,

@@ -249,8 +249,8 @@ TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
 }
 
 // The 2-D passes go 4 output rows a step over places of 4 source rows (the
-// islands' quad rows; at 10 bits two pair rows, and the rows between them
-// made from neighbours): every height up to 3 steps and a row, every
+// islands' quad rows; at 10 bits two pair rows, which the rows between
+// read with the taps shifted): every height up to 3 steps and a row, every
 // vertical shift that clamps rows into the first or last place, widths
 // around the groups, planar and interleaved, random and extreme content.
 TEST_P(McSimd, TwoDimensionalStepsAndPlaces) {
@@ -363,6 +363,41 @@ TEST_P(McSimd, TenBitWindowsInPlace) {
         expect_frame_matches(dsps, p010,
                              {ix + 0.3, -1.6, kMc8TapFilters[filter_of(gen)]},
                              1 + w % 2);
+    }
+  }
+}
+
+// The 10-bit island's groups whose windows leave the row read it by clamped
+// loads, a column outside the row taking the word of its nearest edge:
+// random sizes from 1x1, odd widths, random row padding and bits outside
+// the values, each row's first and last samples at 0 and the maximum (one
+// each, either way round) against random insides, so that the wrong edge
+// or a lane of the other one shows; shifts from wholly left of the row to
+// wholly right of it; every horizontal phase.
+TEST_P(McSimd, TenBitEdgeGroupsTakeTheNearestWord) {
+  for (bool dot : island_modes()) {
+    const Dsps dsps(dot);
+    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+    std::mt19937 gen = test::rng(12);
+    std::uniform_int_distribution<int> size(1, 200), padding(0, 5);
+    std::uniform_int_distribution<int> phase(1, 15), filter_of(0, 2);
+    for (int i = 0; i < 12; i++) {
+      const int w = i == 0 ? 1 : size(gen) | 1, h = i == 0 ? 1 : 1 + i % 6;
+      for (PixelFormat format :
+           {PixelFormat::Y444_10LE, PixelFormat::P010_10LE}) {
+        Image src(format, w, h, padding(gen));
+        const int maxv = max_of(src);
+        std::uniform_int_distribution<int> value(0, maxv);
+        fill_source(src, gen, [&](int, int x, int y) {
+          const int edge = (y & 1) ? maxv : 0;
+          if (x == 0) return edge;
+          return x == w - 1 ? maxv - edge : value(gen);
+        });
+        std::uniform_int_distribution<int> shift(-w - 80, w + 80);
+        for (int fx = 1; fx < 16; fx++)
+          expect_plane_matches(dsps, src, {shift(gen), -1, fx, phase(gen)},
+                               kMc8TapFilters[filter_of(gen)]);
+      }
     }
   }
 }
