@@ -6,8 +6,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 
+# libc6:arm64 and libstdc++6:arm64: the loader and libraries the tests run
+# on (cross/aarch64-linux-gnu.ini says why not the cross toolchain's).
 tools/apt-install.sh \
-  crossbuild-essential-arm64 qemu-user libhwy-dev:arm64 libgtest-dev:arm64
+  crossbuild-essential-arm64 qemu-user libhwy-dev:arm64 libgtest-dev:arm64 \
+  libc6:arm64 libstdc++6:arm64
 
 if [ -f build-aarch64/build.ninja ]; then
   meson setup --reconfigure build-aarch64

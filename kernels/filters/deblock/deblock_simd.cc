@@ -579,6 +579,13 @@ HWY_INLINE void transpose_tile(D d, const Load& load, const Store& store) {
     transpose_tile16(d, load, store);
 }
 
+// Fetches the line 3 cache lines after p into the cache: a hint, so the
+// address is an integer (it may lie past the plane's last row).
+HWY_INLINE void prefetch_ahead(const uint8_t* p) {
+  hwy::Prefetch(
+      reinterpret_cast<const uint8_t*>(reinterpret_cast<uintptr_t>(p) + 192));
+}
+
 // Rows y0 .. y0 + rows - 1 of a plane, column-major in `lines`: column x is
 // the line at lines + x * pitch(), its lane r row y0 + r. The lines hold
 // values (10-bit ones without the words' other bits, and shifted down).
@@ -634,13 +641,15 @@ struct Strip {
     const ptrdiff_t n = pitch(), stride = plane.stride;
     const int strip_rows = rows, lsb = plane.lsb, depth = plane.bit_depth;
     const auto max = hn::Set(d, S(plane.max_value()));
-    const uint8_t* in = &plane.at(c, y0);
-    S* out = lines + c * n;
+    const uint8_t* top = &plane.at(c, y0);
+    S* const left = lines + c * n;
     // As in load_any: more streams than hardware prefetchers follow.
     const bool prefetch = (c * int(sizeof(S))) % 64 == 0;
-    for (int g = 0; g < strip_rows; g += kT, in += kT * stride, out += kT) {
+    for (int g = 0; g < strip_rows; g += kT) {
+      const uint8_t* in = top + g * stride;
+      S* out = left + g;
       if (prefetch)
-        for (int r = 0; r < kT; r++) hwy::Prefetch(in + r * stride + 192);
+        for (int r = 0; r < kT; r++) prefetch_ahead(in + r * stride);
       transpose_tile(
           d,
           [&](int r) {
@@ -658,9 +667,11 @@ struct Strip {
     const hn::FixedTag<S, kT> d;
     const ptrdiff_t n = pitch(), stride = plane.stride;
     const int strip_rows = rows, lsb = plane.lsb;
-    uint8_t* out = &plane.at(c, y0);
-    const S* in = lines + c * n;
-    for (int g = 0; g < strip_rows; g += kT, out += kT * stride, in += kT) {
+    uint8_t* top = &plane.at(c, y0);
+    const S* const left = lines + c * n;
+    for (int g = 0; g < strip_rows; g += kT) {
+      uint8_t* out = top + g * stride;
+      const S* in = left + g;
       transpose_tile(
           d, [&](int x) { return hn::Load(d, in + x * n); },
           [&](int r, auto v) {
@@ -699,8 +710,7 @@ struct Strip {
       // A strip reads as many streams as it has rows (64 with AVX-512), more
       // than hardware prefetchers follow: fetch each row 3 cache lines ahead.
       if ((c * plane.step) % 64 == 0)
-        for (int r = 0; r <= last; r++)
-          hwy::Prefetch(in + r * plane.stride + 192);
+        for (int r = 0; r <= last; r++) prefetch_ahead(in + r * plane.stride);
       if (plane.step == int(sizeof(S))) {
         transpose_tile(
             d, [&](int r) { return value(hn::LoadU(d, row(r))); },
@@ -844,7 +854,7 @@ HWY_FLATTEN void vertical_windows(const Plane& plane,
       // As in Strip::load: more streams than prefetchers follow.
       if (x * int(sizeof(S)) % 64 < kWords * int(sizeof(S)))
         for (int r = 0; r < count; r++)
-          hwy::Prefetch(reinterpret_cast<const uint8_t*>(rows[r] + x) + 192);
+          prefetch_ahead(reinterpret_cast<const uint8_t*>(rows[r] + x));
       // The window's word columns as vectors (not scalable: an array may
       // hold them), which the filter reads and writes in registers; column
       // x0 + c of the plane is word column c kStep + o.
