@@ -40,6 +40,14 @@
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
+// GCC's scheduling before register allocation (on by default for aarch64,
+// off for x86) hoists the filters' dozen independent tap loads and spills
+// what they displace: without it the NEON filters execute 6 % fewer
+// instructions (tools/insn-count).
+#if HWY_ARCH_ARM_A64 && HWY_COMPILER_GCC_ACTUAL
+#pragma GCC push_options
+#pragma GCC optimize("no-schedule-insns")
+#endif
 namespace daedalus {
 namespace HWY_NAMESPACE {
 namespace {
@@ -601,6 +609,9 @@ bool CdefHasByteIsland() { return CDEF_BYTE_ISLAND; }
 }  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace daedalus
+#if HWY_ARCH_ARM_A64 && HWY_COMPILER_GCC_ACTUAL
+#pragma GCC pop_options
+#endif
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
