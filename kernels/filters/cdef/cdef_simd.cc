@@ -152,6 +152,15 @@ void widen_row(const ConstPlane& p, int y, int xa, int xb,
   int i = 0;
   if (p.step == 1) {
     if (n >= N) {
+#if HWY_TARGET == HWY_NEON
+      // 16 samples a load, widened by uxtl and uxtl2 (x86 folds each load
+      // of 8 into its widening instead).
+      for (; i + 16 <= n; i += 16) {
+        const uint8x16_t b = vld1q_u8(s + i);
+        vst1q_u16(out + i, vmovl_u8(vget_low_u8(b)));
+        vst1q_u16(out + i + 8, vmovl_high_u8(b));
+      }
+#endif
       for (; i + N <= n; i += N)
         hn::StoreU(hn::PromoteTo(d, hn::LoadU(d8, s + i)), d, out + i);
       if (i < n)
@@ -402,6 +411,13 @@ HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
   };
   if constexpr (kColBytes == 2) {
     put(hn::Rebind<S, D>(), to_samples<S>(d, res, sink.lsb), 0);
+  } else if constexpr (!HWY_HAVE_SCALABLE && hn::MaxLanes(D()) == 8) {
+    // One row of U and V interleaved: its samples' even and odd lanes.
+    const hn::Rebind<S, D> ds;
+    const hn::Half<decltype(ds)> dh;
+    const auto uv = to_samples<S>(d, res, sink.lsb);
+    put(dh, hn::LowerHalf(dh, hn::ConcatEven(ds, uv, uv)), 0);
+    put(dh, hn::LowerHalf(dh, hn::ConcatOdd(ds, uv, uv)), 1);
   } else {
     const hn::Repartition<int32_t, D> d32;
     const hn::Rebind<S, decltype(d32)> ds;
@@ -415,6 +431,19 @@ HWY_INLINE void store_result(D d, VI res, int row, uint8_t* const* out,
 // kinds can the result leave the range of its taps: with one kind the weights
 // add up to 12, and (8 + 12 D) >> 4 <= D for any D >= 1 (the largest
 // distance to a tap on the side of the sum), so no clip is needed.
+// px + (8 + sum - (sum < 0)) >> 4 (NEON: ssra and srsra, two instructions,
+// where Highway 1.0.3 has no rounding shift).
+template <class VI>
+HWY_INLINE VI add_rounded_sum(VI px, VI sum) {
+#if HWY_TARGET == HWY_NEON
+  return VI(vrsraq_n_s16(px.raw, vsraq_n_s16(sum.raw, sum.raw, 15), 4));
+#else
+  const hn::DFromV<VI> di;
+  sum = hn::Add(sum, hn::Add(hn::Set(di, 8), hn::ShiftRight<15>(sum)));
+  return hn::Add(px, hn::ShiftRight<4>(sum));
+#endif
+}
+
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
 HWY_INLINE void filter_block(int j, const Sink& sink) {
   constexpr bool kClip = kPri && kSec;
@@ -431,7 +460,6 @@ HWY_INLINE void filter_block(int j, const Sink& sink) {
   const auto pri = hn::Set(d, uint16_t(s.pri));
   const auto sec = hn::Set(d, uint16_t(s.sec));
   const auto w0 = hn::Set(di, int16_t(s.w0)), w1 = hn::Set(di, int16_t(s.w1));
-  const auto round = hn::Set(di, 8);
   const int ps = s.pri_shift, ss = s.sec_shift;
   for (int i = 0; i < kRows * 8; i += N) {
     const uint16_t* p = blk + 16 + i;
@@ -460,9 +488,7 @@ HWY_INLINE void filter_block(int j, const Sink& sink) {
       sum = hn::Add(sum, hn::Add(hn::Add(k0, k0), k1));
     }
 #undef DAEDALUS_TAP
-    // (8 + sum - (sum < 0)) >> 4
-    sum = hn::Add(sum, hn::Add(round, hn::ShiftRight<15>(sum)));
-    auto res = hn::Add(hn::BitCast(di, px), hn::ShiftRight<4>(sum));
+    auto res = add_rounded_sum(hn::BitCast(di, px), sum);
     if constexpr (kClip) res = hn::Min(hn::Max(res, hn::BitCast(di, lo)), hi);
     store_result<kColBytes, S>(di, res, i / 8, out, sink);
   }
@@ -470,7 +496,10 @@ HWY_INLINE void filter_block(int j, const Sink& sink) {
 
 // The blocks j of the bit mask `blocks`.
 template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
-void filter_blocks(uint64_t blocks, const Sink& sink) {
+void filter_blocks(uint64_t blocks, const Sink& shared) {
+  // A copy, which the stores of samples cannot alias: its fields stay in
+  // registers.
+  const Sink sink = shared;
   for (; blocks; blocks &= blocks - 1) {
     filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(
         std::countr_zero(blocks), sink);
