@@ -507,6 +507,118 @@ void filter_blocks(uint64_t blocks, const Sink& shared) {
   }
 }
 
+#if HWY_TARGET == HWY_NEON
+// 8-bit 8x8 blocks whose taps all lie in the plane, in NEON's byte lanes:
+// two rows (16 samples) a vector, half the instructions of 16-bit lanes.
+// Without unavailable taps, the constraint and the clip need no sentinel:
+// |tap - px| by uabd, the clip by unsigned min and max. Every constrained
+// tap is within +-15 and the weighted sum within +-228, so the taps add up
+// in bytes, the sum (and its rounding) in 16 bits, and the result, a byte
+// again, saturates only outside [0, 255], where the clip (or, with one tap
+// kind, the range of the taps) never takes it.
+
+// Rows r and r + 1 of the tap at (dy, dx) from the 16-bit layout, as bytes.
+template <int kDy, int kDx>
+HWY_INLINE uint8x16_t load_tap8(const uint16_t* HWY_RESTRICT p) {
+  const DU d;
+  const auto r0 = load_tap<kDy, kDx, 2, 8>(d, p);
+  const auto r1 = load_tap<kDy, kDx, 2, 8>(d, p + 8);
+  return vuzp1q_u8(vreinterpretq_u8_u16(r0.raw), vreinterpretq_u8_u16(r1.raw));
+}
+
+// tap() in bytes.
+template <int kDir, int kK, int kSign, bool kClip>
+HWY_INLINE int8x16_t tap8(const uint16_t* HWY_RESTRICT p, uint8x16_t px,
+                          uint8x16_t strength, int8x16_t shift, uint8x16_t& lo,
+                          uint8x16_t& hi) {
+  const uint8x16_t v =
+      load_tap8<kSign * kDirs[kDir][kK][0], kSign * kDirs[kDir][kK][1]>(p);
+  if constexpr (kClip) {
+    lo = vminq_u8(lo, v);
+    hi = vmaxq_u8(hi, v);
+  }
+  const uint8x16_t dist = vabdq_u8(v, px);
+  const int8x16_t m = vreinterpretq_s8_u8(
+      vminq_u8(dist, vqsubq_u8(strength, vshlq_u8(dist, shift))));
+  const int8x16_t neg = vreinterpretq_s8_u8(vcltq_u8(v, px));
+  return vsubq_s8(veorq_s8(m, neg), neg);
+}
+
+// filter_block() of such a block.
+template <int kDir, bool kPri, bool kSec>
+HWY_INLINE void filter_block8(int j, const Sink& sink) {
+  constexpr bool kClip = kPri && kSec;
+  constexpr int kBlock = 12 * 8;
+  const uint16_t* const blk = sink.laid + (j + 1) * kBlock;
+  uint8_t* out = sink.dst[0] + ptrdiff_t(8) * j * sink.step[0];
+  const ptrdiff_t stride = sink.stride[0];
+  constexpr int kD2 = (kDir + 2) & 7, kD6 = (kDir + 6) & 7;
+  const Strength s = make_strength(sink.pri[j], sink.sec, sink.damping, 0);
+  const uint8x16_t pri = vdupq_n_u8(uint8_t(s.pri));
+  const uint8x16_t sec = vdupq_n_u8(uint8_t(s.sec));
+  const int8x16_t ps = vdupq_n_s8(int8_t(-s.pri_shift));
+  const int8x16_t ss = vdupq_n_s8(int8_t(-s.sec_shift));
+  const int8x16_t w0 = vdupq_n_s8(int8_t(s.w0)), w1 = vdupq_n_s8(int8_t(s.w1));
+  for (int r = 0; r < 8; r += 2, out += 2 * stride) {
+    const uint16_t* p = blk + 16 + 8 * r;
+    const uint8x16_t px = load_tap8<0, 0>(p);
+    uint8x16_t lo = px, hi = px;
+    int16x8_t sum_lo = vdupq_n_s16(0), sum_hi = sum_lo;
+#define DAEDALUS_TAP8(dir, k, sign, str, shift) \
+  tap8<dir, k, sign, kClip>(p, px, str, shift, lo, hi)
+    if constexpr (kPri) {
+      const int8x16_t k0 = vaddq_s8(DAEDALUS_TAP8(kDir, 0, 1, pri, ps),
+                                    DAEDALUS_TAP8(kDir, 0, -1, pri, ps));
+      const int8x16_t k1 = vaddq_s8(DAEDALUS_TAP8(kDir, 1, 1, pri, ps),
+                                    DAEDALUS_TAP8(kDir, 1, -1, pri, ps));
+      sum_lo = vmlal_s8(vmull_s8(vget_low_s8(k0), vget_low_s8(w0)),
+                        vget_low_s8(k1), vget_low_s8(w1));
+      sum_hi = vmlal_high_s8(vmull_high_s8(k0, w0), k1, w1);
+    }
+    if constexpr (kSec) {
+      const int8x16_t k0 =
+          vaddq_s8(vaddq_s8(DAEDALUS_TAP8(kD2, 0, 1, sec, ss),
+                            DAEDALUS_TAP8(kD2, 0, -1, sec, ss)),
+                   vaddq_s8(DAEDALUS_TAP8(kD6, 0, 1, sec, ss),
+                            DAEDALUS_TAP8(kD6, 0, -1, sec, ss)));
+      const int8x16_t k1 =
+          vaddq_s8(vaddq_s8(DAEDALUS_TAP8(kD2, 1, 1, sec, ss),
+                            DAEDALUS_TAP8(kD2, 1, -1, sec, ss)),
+                   vaddq_s8(DAEDALUS_TAP8(kD6, 1, 1, sec, ss),
+                            DAEDALUS_TAP8(kD6, 1, -1, sec, ss)));
+      const int8x16_t t = vaddq_s8(vaddq_s8(k0, k0), k1);
+      sum_lo = vaddw_s8(sum_lo, vget_low_s8(t));
+      sum_hi = vaddw_high_s8(sum_hi, t);
+    }
+#undef DAEDALUS_TAP8
+    // (8 + sum - (sum < 0)) >> 4, narrowed to bytes, added to px.
+    sum_lo = vsraq_n_s16(sum_lo, sum_lo, 15);
+    sum_hi = vsraq_n_s16(sum_hi, sum_hi, 15);
+    const int8x16_t delta =
+        vqrshrn_high_n_s16(vqrshrn_n_s16(sum_lo, 4), sum_hi, 4);
+    uint8x16_t res = vsqaddq_u8(px, delta);
+    if constexpr (kClip) res = vminq_u8(vmaxq_u8(res, lo), hi);
+    if (sink.step[0] == 1) {
+      vst1_u8(out, vget_low_u8(res));
+      vst1_u8(out + stride, vget_high_u8(res));
+    } else {
+      alignas(16) uint8_t buf[16];
+      vst1q_u8(buf, res);
+      put_rows<8>(buf, 2, out, stride, sink.step[0]);
+    }
+  }
+}
+
+template <int kDir, bool kPri, bool kSec>
+void filter_blocks8(uint64_t blocks, const Sink& shared) {
+  const Sink sink = shared;
+  for (; blocks; blocks &= blocks - 1) {
+    filter_block8<kDir, kPri, kSec>(std::countr_zero(blocks), sink);
+    cdef_fetch_ahead(sink.ahead);
+  }
+}
+#endif  // HWY_TARGET == HWY_NEON
+
 using FilterFn = void (*)(uint64_t, const Sink&);
 // [variant: both, primary only, secondary only, neither (a copy)][direction]
 using FilterTable = std::array<std::array<FilterFn, 8>, 4>;
@@ -548,6 +660,19 @@ void for_each_key(const uint8_t* HWY_RESTRICT key, uint64_t present, F f) {
 
 // ------------------------------------------------------------ the leaves
 
+#if HWY_TARGET == HWY_NEON
+template <size_t... kDir>
+constexpr FilterTable filter_table8(std::index_sequence<kDir...>) {
+  return {{{&filter_blocks8<int(kDir), true, true>...},
+           {&filter_blocks8<int(kDir), true, false>...},
+           {&filter_blocks8<int(kDir), false, true>...},
+           {&filter_blocks8<int(kDir), false, false>...}}};
+}
+constexpr FilterTable kLumaBytes = filter_table8(std::make_index_sequence<8>());
+#endif
+// Keys from kBytes on are kLumaBytes' (kBytes + 24 + 7 < 63, no block).
+constexpr int kBytes = 32;
+
 // The filter functions of samples of type S.
 template <class S>
 struct Tables {
@@ -582,8 +707,31 @@ void filter(const CdefBlocks& b) {
   const int with = b.sec ? 0 : 8, without = b.sec ? 16 : kCopy;
   const int n = std::min(b.n, kChunk);
   uint64_t present = 0;
+#if HWY_TARGET == HWY_NEON
+  // Whether the staged rows [-2, kRows + 2) of block column c hold an
+  // unavailable sample (bit 15: no 8-bit sample has it).
+  auto has_hole = [&](int c) HWY_ATTR {
+    const uint16_t* p = b.src[0] - 2 * ptrdiff_t(b.pitch) + 8 * c;
+    uint16x8_t any = vld1q_u16(p);
+    for (int r = 1; r < kRows + 4; r++)
+      any = vorrq_u16(any, vld1q_u16(p + r * ptrdiff_t(b.pitch)));
+    return vmaxvq_u16(any) >= kCdefUnavailable;
+  };
+  bool prev = false, cur = false;
+  if constexpr (sizeof(S) == 1 && !kPair)
+    prev = has_hole(-1), cur = has_hole(0);
+#endif
   for (int j = 0; j < n; j++) {
-    const int k = b.pri[j] ? with + b.dir[j] : without + (b.sec ? b.dir[j] : 0);
+    int k = b.pri[j] ? with + b.dir[j] : without + (b.sec ? b.dir[j] : 0);
+#if HWY_TARGET == HWY_NEON
+    // Blocks with no unavailable sample in their column of staged rows or
+    // either neighbour's take kLumaBytes' filters (keys from kBytes on).
+    if constexpr (sizeof(S) == 1 && !kPair) {
+      const bool next = has_hole(j + 1);
+      if (!(prev || cur || next)) k += kBytes;
+      prev = cur, cur = next;
+    }
+#endif
     key[j] = uint8_t(k);
     present |= uint64_t(1) << k;
   }
@@ -597,7 +745,12 @@ void filter(const CdefBlocks& b) {
                      b.damping,
                      b.ahead};
   for_each_key(key, present, [&](int k, uint64_t blocks) HWY_ATTR {
-    table[k >> 3][k & 7](blocks, sink);
+#if HWY_TARGET == HWY_NEON
+    const FilterTable& t = k < kBytes ? table : kLumaBytes;
+#else
+    const FilterTable& t = table;
+#endif
+    t[(k >> 3) & 3][k & 7](blocks, sink);
   });
 }
 
