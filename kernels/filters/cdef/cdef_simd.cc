@@ -15,7 +15,8 @@
 //
 // The direction search is in cdef_dir_simd-inl.h. On AVX3 CPUs with byte
 // permutes and dot products, the 8-bit filters are those of the byte island
-// (cdef_bytes_avx512-inl.h) instead.
+// (cdef_bytes_avx512-inl.h) instead. On NEON, 8-bit 8x8 blocks with no
+// unavailable sample near them are filtered in byte lanes (filter_block8).
 //
 // 10-bit frames (16-bit samples) take the same path: their values are staged
 // as they are, and only the staging, the direction search (on the top 8
