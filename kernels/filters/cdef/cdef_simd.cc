@@ -495,17 +495,24 @@ HWY_INLINE void filter_block(int j, const Sink& sink) {
   }
 }
 
-// The blocks j of the bit mask `blocks`.
-template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
-void filter_blocks(uint64_t blocks, const Sink& shared) {
+// filter(j, sink) for the blocks j of the bit mask `blocks`.
+template <class F>
+HWY_INLINE void each_block(uint64_t blocks, const Sink& shared,
+                           const F& filter) {
   // A copy, which the stores of samples cannot alias: its fields stay in
   // registers.
   const Sink sink = shared;
   for (; blocks; blocks &= blocks - 1) {
-    filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(
-        std::countr_zero(blocks), sink);
+    filter(std::countr_zero(blocks), sink);
     cdef_fetch_ahead(sink.ahead);
   }
+}
+
+template <int kDir, bool kPri, bool kSec, int kColBytes, int kRows, class S>
+void filter_blocks(uint64_t blocks, const Sink& sink) {
+  each_block(blocks, sink, [](int j, const Sink& s) HWY_ATTR {
+    filter_block<kDir, kPri, kSec, kColBytes, kRows, S>(j, s);
+  });
 }
 
 #if HWY_TARGET == HWY_NEON
@@ -611,12 +618,10 @@ HWY_INLINE void filter_block8(int j, const Sink& sink) {
 }
 
 template <int kDir, bool kPri, bool kSec>
-void filter_blocks8(uint64_t blocks, const Sink& shared) {
-  const Sink sink = shared;
-  for (; blocks; blocks &= blocks - 1) {
-    filter_block8<kDir, kPri, kSec>(std::countr_zero(blocks), sink);
-    cdef_fetch_ahead(sink.ahead);
-  }
+void filter_blocks8(uint64_t blocks, const Sink& sink) {
+  each_block(blocks, sink, [](int j, const Sink& s) HWY_ATTR {
+    filter_block8<kDir, kPri, kSec>(j, s);
+  });
 }
 #endif  // HWY_TARGET == HWY_NEON
 

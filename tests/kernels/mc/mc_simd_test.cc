@@ -93,14 +93,19 @@ struct Dsps {
   McDsp ref, simd;
 };
 
-// Both where the target under test has an island the CPU runs, else the
-// one set of rows once.
-std::vector<bool> island_modes() {
+// f(dsps) for each ladder of the target under test: with its island and
+// without where the CPU runs one, else the one set of rows once.
+template <class F>
+void for_each_island_mode(const F& f) {
   const Dsps with(true), without(false);
-  if (with.simd.rows == without.simd.rows &&
-      with.simd.rows_hbd == without.simd.rows_hbd)
-    return {false};
-  return {true, false};
+  const bool island = with.simd.rows != without.simd.rows ||
+                      with.simd.rows_hbd != without.simd.rows_hbd;
+  if (island) {
+    SCOPED_TRACE("dot-product island allowed");
+    f(with);
+  }
+  SCOPED_TRACE("no island");
+  f(without);
 }
 
 // Every row of plane 0 through both, compared.
@@ -159,22 +164,18 @@ TEST_P(McSimd, DotProductIslandWhereTheCpuHasIt) {
 }
 
 TEST_P(McSimd, InstallsItsOwnRows) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     EXPECT_NE(dsps.simd.rows, dsps.ref.rows);
     EXPECT_NE(dsps.simd.rows_hbd, dsps.ref.rows_hbd);
     EXPECT_NE(dsps.simd.rows_hbd, nullptr);
-  }
+  });
 }
 
 // Widths around the group sizes of every target (two vectors of 16-bit
 // lanes: 2 to 256 samples), where a row ends in a partial group or is
 // narrower than one.
 TEST_P(McSimd, EveryPhasePairEveryBank) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(1);
     std::uniform_int_distribution<int> shift(-9, 9);
     const int widths[] = {1,  2,  3,  7,  15,  16,  17,  31, 32,
@@ -192,7 +193,7 @@ TEST_P(McSimd, EveryPhasePairEveryBank) {
             expect_plane_matches(dsps, src, {shift(gen), shift(gen), fx, fy},
                                  filter);
           }
-  }
+  });
 }
 
 // 0 or max (255, 1023) at each tap by the sign of that tap, or the
@@ -207,9 +208,7 @@ bool aligned(const int16_t* t, int coordinate, bool invert) {
 }
 
 TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(2);
     std::uniform_int_distribution<int> shift(-2, 2);
     for (PixelFormat format : kGray)
@@ -228,7 +227,7 @@ TEST_P(McSimd, ZeroOrMaxAlignedWithTheTaps) {
               expect_plane_matches(dsps, src, {shift(gen), shift(gen), fx, fy},
                                    filter);
             }
-  }
+  });
 }
 
 // The kernel's 16-bit accumulator is exact when the sums of a phase lie
@@ -254,9 +253,7 @@ TEST(McSimdBounds, EveryPhaseFitsTheAccumulator) {
 // vertical shift that clamps rows into the first or last place, widths
 // around the groups, planar and interleaved, random and extreme content.
 TEST_P(McSimd, TwoDimensionalStepsAndPlaces) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(9);
     std::uniform_int_distribution<int> phase(1, 15), coin(0, 1);
     for (PixelFormat format : kGray)
@@ -281,15 +278,13 @@ TEST_P(McSimd, TwoDimensionalStepsAndPlaces) {
         for (McFilter filter : kMc8TapFilters)
           expect_frame_matches(dsps, src, {3.3, -2.6, filter}, 2);
       }
-  }
+  });
 }
 
 // Shifts far past the plane (every tap clamps to one edge), and shifts that
 // leave the window straddling an edge.
 TEST_P(McSimd, ShiftsBeyondThePlane) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(4);
     for (PixelFormat format : kGray)
       for (auto [w, h] : {std::pair{1, 1}, {5, 3}, {70, 9}})
@@ -308,16 +303,14 @@ TEST_P(McSimd, ShiftsBeyondThePlane) {
         for (double d : {4096.0, -4096.0, 4095.7, -4095.3, 40.5})
           expect_frame_matches(dsps, src, {d, -d, filter}, 3);
     }
-  }
+  });
 }
 
 // Every way a horizontal window can meet the edges: wholly outside, over
 // the left or the right edge or both, or inside, for each integer shift
 // around the widths and the group sizes.
 TEST_P(McSimd, WindowsAgainstTheEdges) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(7);
     for (PixelFormat format : kGray)
       for (int w : {5, 40, 77, 150, 300}) {
@@ -331,7 +324,7 @@ TEST_P(McSimd, WindowsAgainstTheEdges) {
             for (auto [fx, fy] : {std::pair{9, 0}, {0, 4}, {2, 13}})
               expect_plane_matches(dsps, src, {ix, -1, fx, fy}, filter);
       }
-  }
+  });
 }
 
 // 10-bit rows whose windows the AVX-512 island reads in place where a
@@ -342,9 +335,7 @@ TEST_P(McSimd, WindowsAgainstTheEdges) {
 // the window, odd row padding (a guard pattern the in-place loads must not
 // take for samples), random bits outside the values.
 TEST_P(McSimd, TenBitWindowsInPlace) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(10);
     std::uniform_int_distribution<int> phase(1, 15), filter_of(0, 2);
     for (int w : {1, 2, 7, 95, 96, 97, 128, 159, 160, 161, 193, 257, 450}) {
@@ -364,7 +355,7 @@ TEST_P(McSimd, TenBitWindowsInPlace) {
                              {ix + 0.3, -1.6, kMc8TapFilters[filter_of(gen)]},
                              1 + w % 2);
     }
-  }
+  });
 }
 
 // The 10-bit island's groups whose windows leave the row read it by clamped
@@ -375,9 +366,7 @@ TEST_P(McSimd, TenBitWindowsInPlace) {
 // or a lane of the other one shows; shifts from wholly left of the row to
 // wholly right of it; every horizontal phase.
 TEST_P(McSimd, TenBitEdgeGroupsTakeTheNearestWord) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(12);
     std::uniform_int_distribution<int> size(1, 200), padding(0, 5);
     std::uniform_int_distribution<int> phase(1, 15), filter_of(0, 2);
@@ -399,15 +388,13 @@ TEST_P(McSimd, TenBitEdgeGroupsTakeTheNearestWord) {
                                kMc8TapFilters[filter_of(gen)]);
       }
     }
-  }
+  });
 }
 
 // One channel of an interleaved chroma plane: the other channel's bytes are
 // never written.
 TEST_P(McSimd, SemiPlanarChannelsStayApart) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(5);
     for (PixelFormat format : kSemiPlanar)
       for (int w : {2, 33, 130, 301}) {
@@ -430,7 +417,7 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
               ASSERT_TRUE(test::guards_intact(got));
             }
       }
-  }
+  });
 }
 
 // Nothing outside a row is read or written: source and destination rows
@@ -440,9 +427,7 @@ TEST_P(McSimd, SemiPlanarChannelsStayApart) {
 // fewer words of tail), and for planes without columns (whose rows Extend
 // once read before their first byte).
 TEST_P(McSimd, TouchesNothingOutsideTheRows) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(8);
     for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV21,
                                PixelFormat::I420_10LE, PixelFormat::P010_10LE})
@@ -468,15 +453,13 @@ TEST_P(McSimd, TouchesNothingOutsideTheRows) {
               }
         }
       }
-  }
+  });
 }
 
 // Bands in any order, of any size down to one row, compose to the whole
 // plane, and a band writes nothing outside its rows.
 TEST_P(McSimd, BandsComposeInAnyOrder) {
-  for (bool dot : island_modes()) {
-    const Dsps dsps(dot);
-    SCOPED_TRACE(dot ? "dot-product island allowed" : "no island");
+  for_each_island_mode([&](const Dsps& dsps) {
     std::mt19937 gen = test::rng(6);
     std::uniform_int_distribution<int> shift(-12, 12), phase(0, 15);
     for (int trial = 0; trial < 60; trial++) {
@@ -514,7 +497,7 @@ TEST_P(McSimd, BandsComposeInAnyOrder) {
           << describe(src, s, filter);
       ASSERT_TRUE(test::guards_intact(got));
     }
-  }
+  });
 }
 
 }  // namespace
