@@ -224,17 +224,19 @@ DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE void StoreQuadrant(__m128i r, uint8_t* o,
   put_rows<4>(v, 4, o, stride, step);
 }
 
-// Rows of 8 bytes, 4 of them, to o.
+// Rows of 8 bytes, 4 of them, to o. The upper rows by vmovhps through
+// _mm_storeh_pi, a builtin: _mm_storeh_pd stores through a double*, which
+// is undefined behaviour at an address not a multiple of 8 (UBSan says so).
 DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE void StoreRows8(__m256i rows, uint8_t* o,
                                                     ptrdiff_t stride) {
   const __m128i rows01 = _mm256_castsi256_si128(rows);
   const __m128i rows23 = _mm256_extracti128_si256(rows, 1);
   _mm_storel_epi64(reinterpret_cast<__m128i*>(o), rows01);
-  _mm_storeh_pd(reinterpret_cast<double*>(o + stride),
-                _mm_castsi128_pd(rows01));
+  _mm_storeh_pi(reinterpret_cast<__m64*>(o + stride),
+                _mm_castsi128_ps(rows01));
   _mm_storel_epi64(reinterpret_cast<__m128i*>(o + 2 * stride), rows23);
-  _mm_storeh_pd(reinterpret_cast<double*>(o + 3 * stride),
-                _mm_castsi128_pd(rows23));
+  _mm_storeh_pi(reinterpret_cast<__m64*>(o + 3 * stride),
+                _mm_castsi128_ps(rows23));
 }
 
 // Block j of b through the Highway filter.
