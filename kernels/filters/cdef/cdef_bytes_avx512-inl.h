@@ -232,8 +232,7 @@ DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE void StoreRows8(__m256i rows, uint8_t* o,
   const __m128i rows01 = _mm256_castsi256_si128(rows);
   const __m128i rows23 = _mm256_extracti128_si256(rows, 1);
   _mm_storel_epi64(reinterpret_cast<__m128i*>(o), rows01);
-  _mm_storeh_pi(reinterpret_cast<__m64*>(o + stride),
-                _mm_castsi128_ps(rows01));
+  _mm_storeh_pi(reinterpret_cast<__m64*>(o + stride), _mm_castsi128_ps(rows01));
   _mm_storel_epi64(reinterpret_cast<__m128i*>(o + 2 * stride), rows23);
   _mm_storeh_pi(reinterpret_cast<__m64*>(o + 3 * stride),
                 _mm_castsi128_ps(rows23));
