@@ -3,8 +3,8 @@
 // Window (hence no include guard and no includes of its own). Highway 1.0.3
 // has no such ops: these functions are compiled for AVX3 plus AVX512-VNNI,
 // VBMI (and VBMI2's vpshrdd) and run only where mc_cpu_has_dot_products()
-// says the CPU has the three. (PRFCHW too, for mc_words_avx512-inl.h's
-// prefetchw, which every CPU with them has, and older ones run as a no-op.)
+// says the CPU has the three. (PRFCHW too, for the islands' prefetchw,
+// which every CPU with them has, and older ones run as a no-op.)
 //
 // vpdpbusd multiplies 4 unsigned bytes (samples) by 4 signed bytes (taps)
 // and adds the 4 products to a 32-bit lane: two of them give an output's 8
@@ -111,6 +111,49 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void Horizontal8Dot(
     // packus leaves block i with outputs 8i .. 8i + 7 and 32 + 8i ..
     const __m512i bytes = _mm512_packus_epi16(lo, hi);
     _mm512_storeu_si512(out + 64 * i, _mm512_permutexvar_epi64(order, bytes));
+  }
+}
+
+// 4 rows' addresses, as integers: a prefetch is a hint, so they may lie
+// outside any row. Named fields rather than an array, which GCC at -O2
+// keeps on the stack and walks in a loop of its own.
+struct FourAddresses {
+  explicit FourAddresses(const uintptr_t* a)
+      : r0(a[0]), r1(a[1]), r2(a[2]), r3(a[3]) {}
+  // `bytes` after each of rows[0..3]; all 0 where `bytes` is 0.
+  template <class S>
+  FourAddresses(ptrdiff_t bytes, S* const* rows)
+      : r0(After(bytes, rows[0])),
+        r1(After(bytes, rows[1])),
+        r2(After(bytes, rows[2])),
+        r3(After(bytes, rows[3])) {}
+  uintptr_t r0, r1, r2, r3;
+
+ private:
+  template <class S>
+  static uintptr_t After(ptrdiff_t bytes, S* row) {
+    return bytes ? reinterpret_cast<uintptr_t>(row) +
+                       static_cast<uintptr_t>(bytes)
+                 : 0;
+  }
+};
+
+// Fetches into the cache the lines of [at, at + bytes) from each of the 4
+// addresses: for writing (prefetchw) or for reading.
+template <bool kWrite>
+DAEDALUS_MC_DOT_ATTR HWY_INLINE void PrefetchLine(uintptr_t a) {
+  _mm_prefetch(reinterpret_cast<const char*>(a),
+               kWrite ? _MM_HINT_ET0 : _MM_HINT_T0);
+}
+
+template <bool kWrite>
+DAEDALUS_MC_DOT_ATTR HWY_INLINE void Prefetch(FourAddresses rows, size_t at,
+                                              size_t bytes) {
+  for (size_t b = at; b < at + bytes; b += 64) {
+    PrefetchLine<kWrite>(rows.r0 + b);
+    PrefetchLine<kWrite>(rows.r1 + b);
+    PrefetchLine<kWrite>(rows.r2 + b);
+    PrefetchLine<kWrite>(rows.r3 + b);
   }
 }
 
@@ -237,12 +280,18 @@ DAEDALUS_MC_DOT_ATTR HWY_INLINE __m512i QuadBytes(__m512i w01, __m512i w23,
 // groups. Accumulator k of a row holds the outputs of vector k's columns,
 // from windows k (taps 0-3) and k + 1 (taps 4-7); packing rows 0 and 1, 2
 // and 3, then the two, leaves block i with rows 0 .. 3 of 4 columns each,
-// which a byte shuffle turns into 4 quads.
+// which a byte shuffle turns into 4 quads. Meanwhile a group's
+// `group_bytes` of the source rows that the next quad row will read, from
+// ahead[0..3], are fetched into the cache, as the 10-bit island does: a
+// stream's frames come from memory, and the hardware's prefetch alone
+// leaves the pass waiting for them.
 DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void HorizontalQuads(
     const Window<uint8_t>* e, const int16_t* taps, size_t groups,
-    uint8_t* HWY_RESTRICT out) {
+    const uintptr_t* ahead, size_t group_bytes, uint8_t* HWY_RESTRICT out) {
   const QuadTaps c(taps);
+  const FourAddresses next(ahead);
   for (size_t g = 0; g < groups; g++) {
+    Prefetch<false>(next, g * group_bytes, group_bytes);
     const Quads w01 = TwoRows(e, g, 0, c);
     const Quads w23 = TwoRows(e, g, 2, c);
     uint8_t* q = out + kQuadGroupBytes * g;
@@ -281,13 +330,18 @@ DAEDALUS_MC_DOT_ATTR HWY_INLINE void StoreVertical(Quads a, Quads b, Quads c,
 // Groups [g0, g0 + count) of output rows s = 0 .. 3 of the 8-tap vertical
 // pass over quad rows q[0..2] (row s shifted by s), row s written from
 // out[s] on where out[s] is not null. Each group's quad rows are loaded
-// once for the 4 rows.
+// once for the 4 rows. Where `ahead` is not 0, the same columns of the
+// rows `ahead` bytes after out[0..3] (the next step's) are fetched for
+// writing meanwhile, so that the stores do not wait for their lines.
 DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalQuads(const uint8_t* const* q,
                                                      const int16_t* taps,
                                                      size_t g0, size_t count,
-                                                     uint8_t* const* out) {
+                                                     uint8_t* const* out,
+                                                     ptrdiff_t ahead) {
   const __m512i t0 = DotTaps(taps, 0), t1 = DotTaps(taps, 1);
+  const FourAddresses next(ahead, out);
   for (size_t i = 0; i < count; i++) {
+    if (ahead) Prefetch<true>(next, 64 * i, 64);
     const size_t group = kQuadGroupBytes * (g0 + i);
     const Quads a = LoadQuads(q[0] + group);
     const Quads b = LoadQuads(q[1] + group);

@@ -819,6 +819,16 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
   Scratch<S> s(w, G, spares);
   const Inside<S> inside(src, sh.ix, G, s.groups);
   const auto clamp_row = [h](int r) { return std::clamp(r, 0, h - 1); };
+  // The addresses of the source rows that the quad row after that of rows
+  // c[0..3] reads, from the window's first column (which the AVX-512
+  // islands fetch into the cache while they filter rows c).
+  [[maybe_unused]] const auto next_quad_sources = [&](const int* c,
+                                                      uintptr_t* ahead) {
+    for (int m = 0; m < 4; m++)
+      ahead[m] =
+          reinterpret_cast<uintptr_t>(src.row(std::min(c[m] + 4, h - 1))) +
+          static_cast<uintptr_t>((sh.ix - 3) * src.step);
+  };
   // Into `out` from group g0 on; `shift`: 10-bit values are stored shifted
   // by it (the plane's lsb in an output row).
   const auto horizontal = [&](const Window<S>& e, size_t g0, size_t count,
@@ -895,12 +905,22 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
             {src, c[1], sh.ix, G, s.groups, inside, QuadFillRow(s, 1)},
             {src, c[2], sh.ix, G, s.groups, inside, QuadFillRow(s, 2)},
             {src, c[3], sh.ix, G, s.groups, inside, QuadFillRow(s, 3)}};
+#if HWY_TARGET == HWY_AVX3
+        uintptr_t ahead[4];
+        next_quad_sources(c, ahead);
+        HorizontalQuads(e, taps_x, s.groups, ahead, G * src.step, out);
+#else  // (NEON's island fetches nothing ahead: not measured on an A76.)
         HorizontalQuads(e, taps_x, s.groups, out);
+#endif
       };
       const auto vertical = [&](const uint8_t* const* q, size_t g0,
                                 size_t count, uint8_t* const* rows,
-                                ptrdiff_t /*ahead*/) {
+                                [[maybe_unused]] ptrdiff_t ahead) {
+#if HWY_TARGET == HWY_AVX3
+        VerticalQuads(q, taps_y, g0, count, rows, ahead);
+#else
         VerticalQuads(q, taps_y, g0, count, rows);
+#endif
       };
       QuadRows(dst, sh.iy, h, s, G, fill, vertical, y_begin, y_end);
       return;
@@ -934,12 +954,8 @@ void McRows(const Plane& dst, const ConstPlane& src, const McPlaneShift& sh,
           r.row[m] =
               copy ? ext(m) : reinterpret_cast<const uint16_t*>(src.row(c[m]));
         }
-        // The next place's rows, from the window's first column.
         uintptr_t ahead[4];
-        for (int m = 0; m < 4; m++)
-          ahead[m] =
-              reinterpret_cast<uintptr_t>(src.row(std::min(c[m] + 4, h - 1))) +
-              static_cast<uintptr_t>((sh.ix - 3) * src.step);
+        next_quad_sources(c, ahead);
         HorizontalWordQuads(r, taps_x, maxv, source, src.lsb, s.groups, ahead,
                             G * src.step, out);
       };

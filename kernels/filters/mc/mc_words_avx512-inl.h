@@ -153,34 +153,6 @@ DAEDALUS_MC_DOT_ATTR HWY_INLINE EvenOdd HorizontalSums(const WordTaps& t,
   return {Sum8Taps(t, a, w2, w4, w6), Sum8Shifted(t, a, w2, w4, w6, w8)};
 }
 
-// 4 rows' addresses, as integers: a prefetch is a hint, so they may lie
-// outside any row. Named fields rather than an array, which GCC at -O2
-// keeps on the stack and walks in a loop of its own.
-struct FourAddresses {
-  explicit FourAddresses(const uintptr_t* a)
-      : r0(a[0]), r1(a[1]), r2(a[2]), r3(a[3]) {}
-  uintptr_t r0, r1, r2, r3;
-};
-
-// Fetches into the cache the lines of [at, at + bytes) from each of the 4
-// addresses: for writing (prefetchw) or for reading.
-template <bool kWrite>
-DAEDALUS_MC_DOT_ATTR HWY_INLINE void PrefetchLine(uintptr_t a) {
-  _mm_prefetch(reinterpret_cast<const char*>(a),
-               kWrite ? _MM_HINT_ET0 : _MM_HINT_T0);
-}
-
-template <bool kWrite>
-DAEDALUS_MC_DOT_ATTR HWY_INLINE void Prefetch(FourAddresses rows, size_t at,
-                                              size_t bytes) {
-  for (size_t b = at; b < at + bytes; b += 64) {
-    PrefetchLine<kWrite>(rows.r0 + b);
-    PrefetchLine<kWrite>(rows.r1 + b);
-    PrefetchLine<kWrite>(rows.r2 + b);
-    PrefetchLine<kWrite>(rows.r3 + b);
-  }
-}
-
 // The place's group from column x of the rows r (values from kSource,
 // kClamped: by ClampedWords) into q, ClipEvenOdd's.
 template <WordSource kSource, bool kClamped>
@@ -278,11 +250,7 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void VerticalWordQuads(
     size_t g0, size_t count, uint16_t* const* out, ptrdiff_t ahead) {
   const WordTaps t(taps);
   const V16 vmax = hn::Set(D16(), static_cast<int16_t>(maxv));
-  uintptr_t rows[4] = {};
-  if (ahead)
-    for (int r = 0; r < 4; r++)
-      rows[r] = reinterpret_cast<uintptr_t>(out[r]) + ahead;
-  const FourAddresses next(rows);
+  const FourAddresses next(ahead, out);
   for (size_t i = 0; i < count; i++) {
     for (size_t h = 0; h < 2; h++) {
       // The line that this half writes, in each of the next step's rows.
