@@ -138,14 +138,15 @@ struct FourAddresses {
   }
 };
 
-// Fetches into the cache the lines of [at, at + bytes) from each of the 4
-// addresses: for writing (prefetchw) or for reading.
+// Fetches the line at a into the cache: for writing (prefetchw) or for
+// reading.
 template <bool kWrite>
 DAEDALUS_MC_DOT_ATTR HWY_INLINE void PrefetchLine(uintptr_t a) {
   _mm_prefetch(reinterpret_cast<const char*>(a),
                kWrite ? _MM_HINT_ET0 : _MM_HINT_T0);
 }
 
+// The same for the lines of [at, at + bytes) from each of the 4 addresses.
 template <bool kWrite>
 DAEDALUS_MC_DOT_ATTR HWY_INLINE void Prefetch(FourAddresses rows, size_t at,
                                               size_t bytes) {
