@@ -16,8 +16,9 @@
 // their signed weights and adds them to the output's sum. Two quadrants
 // (side by side, or U's and V's) are finished together in 16-bit lanes,
 // and the tables of two side by side are built at once from their staged
-// words. A block with an unavailable sample anywhere in its tables (at the
-// plane's edges) goes to the Highway filter instead.
+// words, of a column of them from rows each read once. A block with an
+// unavailable sample anywhere in its tables (at the plane's edges) goes to the
+// Highway filter instead.
 
 #define DAEDALUS_CDEF_BYTES_ATTR \
   __attribute__((                \
@@ -177,34 +178,44 @@ struct PairIndices {
 };
 alignas(64) constexpr PairIndices kPairIndices;
 
-// The tables of the quadrants whose outputs (0, 0) are staged at s and s + 4.
-// Returns which have all their samples available: bit 0 the left one, bit 1
-// the right one. Reads columns -4..11 of rows -2..5 (the staged rows' padding
-// past a chunk's last block, never used).
-DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE unsigned QuadrantPair(
-    const uint16_t* HWY_RESTRICT s, int pitch, __m512i& left, __m512i& right) {
+// The tables of the kH quadrants of two columns side by side whose outputs
+// (0, 0) are staged at s and s + 4, top to bottom: left[h], right[h]. Reads
+// columns -4..11 of rows -2..4 kH + 1, each row once (a quadrant's rows
+// 2..5 are the next one's -2..1; the staged rows' padding past a chunk's
+// last block is read, never used). Returns which column's tables have all
+// their samples available: bit 0 the left one's, bit 1 the right one's.
+template <int kH>
+DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE unsigned QuadrantColumns(
+    const uint16_t* HWY_RESTRICT s, int pitch, __m512i* left, __m512i* right) {
   const uint16_t* r = s - 2 * pitch - 4;
-  const __m512i max = _mm512_set1_epi16(255);
   const __m512i low_bytes = _mm512_load_si512(kPairIndices.low_bytes);
-  __mmask32 outside = 0;
-  __m512i words[4];  // rows 2 i and 2 i + 1
-  for (int i = 0; i < 4; i++) {
-    words[i] = _mm512_inserti64x4(
+  const __m512i left_idx = _mm512_load_si512(kPairIndices.left);
+  const __m512i right_idx = _mm512_load_si512(kPairIndices.right);
+  __m512i any = _mm512_setzero_si512();  // the OR of every word read
+  auto two_rows = [&](int i) DAEDALUS_CDEF_BYTES_ATTR {
+    return _mm512_inserti64x4(
         _mm512_castsi256_si512(_mm256_loadu_si256(
             reinterpret_cast<const __m256i*>(r + 2 * i * pitch))),
         _mm256_loadu_si256(
             reinterpret_cast<const __m256i*>(r + (2 * i + 1) * pitch)),
         1);
-    outside |= _mm512_cmpgt_epu16_mask(words[i], max);  // kCdefUnavailable
+  };
+  // Rows 4 h - 2 .. 4 h + 1 as bytes.
+  auto four_rows = [&](int h) DAEDALUS_CDEF_BYTES_ATTR {
+    const __m512i a = two_rows(2 * h), b = two_rows(2 * h + 1);
+    any = _mm512_ternarylogic_epi32(any, a, b, 0xFE);
+    return _mm512_permutex2var_epi8(a, low_bytes, b);
+  };
+  __m512i above = four_rows(0);
+  for (int h = 0; h < kH; h++) {
+    const __m512i below = four_rows(h + 1);
+    left[h] = _mm512_permutex2var_epi8(above, left_idx, below);
+    right[h] = _mm512_permutex2var_epi8(above, right_idx, below);
+    above = below;
   }
-  const __m512i top = _mm512_permutex2var_epi8(words[0], low_bytes, words[1]);
-  const __m512i bottom =
-      _mm512_permutex2var_epi8(words[2], low_bytes, words[3]);
-  left = _mm512_permutex2var_epi8(top, _mm512_load_si512(kPairIndices.left),
-                                  bottom);
-  right = _mm512_permutex2var_epi8(top, _mm512_load_si512(kPairIndices.right),
-                                   bottom);
-  // Bit c of either half: column c - 4 of some row.
+  // Bit c of either half: column c - 4 of some row holds kCdefUnavailable.
+  const __mmask32 outside = _mm512_test_epi16_mask(
+      any, _mm512_set1_epi16(static_cast<int16_t>(kCdefUnavailable)));
   const unsigned columns = (outside | outside >> 16) & 0xFFFF;
   return unsigned((columns & 0x03FC) == 0) | unsigned((columns & 0x3FC0) == 0)
                                                  << 1;
@@ -366,13 +377,12 @@ DAEDALUS_CDEF_BYTES_ATTR void FilterBytes(const CdefBlocks& b) {
   if constexpr (!kPair) {
     for (int j = 0; j < b.n; j++) {
       __m512i t[4];
-      const uint16_t* s = b.src[0] + 8 * j;
-      const unsigned ok = QuadrantPair(s, b.pitch, t[0], t[1]) &
-                          QuadrantPair(s + 4 * b.pitch, b.pitch, t[2], t[3]);
-      if (ok == 3)
+      if (QuadrantColumns<2>(b.src[0] + 8 * j, b.pitch, &t[0], &t[2]) == 3) {
+        std::swap(t[1], t[2]);  // top left, top right, bottom left, ...
         FilterBlockBytes<false, kRows>(b, j, t, kinds(j), sec);
-      else
+      } else {
         FilterOneBlock<false, kRows>(b, j);
+      }
       cdef_fetch_ahead(b.ahead);
     }
   } else {
@@ -381,9 +391,8 @@ DAEDALUS_CDEF_BYTES_ATTR void FilterBytes(const CdefBlocks& b) {
       __m512i t[2][2 * kH];  // [block j, j + 1][plane * kH + h]
       unsigned ok = 3;
       for (int p = 0; p < 2; p++)
-        for (int h = 0; h < kH; h++)
-          ok &= QuadrantPair(b.src[p] + 4 * j + 4 * h * b.pitch, b.pitch,
-                             t[0][p * kH + h], t[1][p * kH + h]);
+        ok &= QuadrantColumns<kH>(b.src[p] + 4 * j, b.pitch, &t[0][p * kH],
+                                  &t[1][p * kH]);
       for (int k = 0; k < 2 && j + k < b.n; k++) {
         if (ok >> k & 1)
           FilterBlockBytes<true, kRows>(b, j + k, t[k], kinds(j + k), sec);
