@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -362,6 +363,54 @@ void deblock_rows_in_strips(DeblockVerticalEdgesFn vertical,
   }
 }
 
+// A band of deblock_in_bands: rows [begin, end) of part p (rows counted
+// twice in an interleaved pair).
+struct DeblockBand {
+  int p, begin, end;
+};
+
+// The bands of a frame's parts, in the order the pool's threads claim them.
+// A part whose edges form chains (strips[p] set) gets one band a thread,
+// the first ones a granule longer where they do not divide evenly: each
+// boundary between them costs the band below time (it trails the band
+// above strip by strip, and its first edges read rows another core has
+// just written), so there are as few as the threads need, and these bands
+// go first. The other parts follow in bands of two granules, which the
+// threads take as they come free: they even out the threads' finishing
+// times. One thread (`pool` null) gets each part whole.
+std::vector<DeblockBand> deblock_bands(
+    std::span<const int> totals, const std::unique_ptr<StripCount[]>* strips,
+    const ThreadPool* pool) {
+  std::vector<DeblockBand> bands;
+  for (int p = 0; p < int(totals.size()); p++)
+    if (!pool && totals[p] > 0) bands.push_back({p, 0, totals[p]});
+  if (!pool) return bands;
+  const int threads = pool->threads();
+  for (bool chained : {true, false})
+    for (int p = 0; p < int(totals.size()); p++) {
+      if (totals[p] <= 0 || bool(strips[p]) != chained) continue;
+      const int granules = (totals[p] + kBandRows - 1) / kBandRows;
+      const int n = chained ? std::min(threads, granules) : (granules + 1) / 2;
+      for (int i = 0, g = 0; i < n; i++) {
+        const int next = g + granules / n + (i < granules % n ? 1 : 0);
+        bands.push_back(
+            {p, g * kBandRows, std::min(totals[p], next * kBandRows)});
+        g = next;
+      }
+    }
+  return bands;
+}
+
+// Runs task(0 .. count - 1) on `pool`, or in order when it is null.
+void run_tasks(ThreadPool* pool, int count,
+               const std::function<void(int)>& task) {
+  if (pool) {
+    pool->run(count, task);
+    return;
+  }
+  for (int i = 0; i < count; i++) task(i);
+}
+
 // Both passes band by band, so that a plane comes from memory once, not
 // once a pass: each band of rows gets pass 1, then pass 2 on the
 // horizontal edges in it while it is still in the core's cache (a 10-bit
@@ -371,12 +420,12 @@ void deblock_rows_in_strips(DeblockVerticalEdgesFn vertical,
 // row e reads and writes rows e - reach .. e + reach - 1, reach <= block
 // size, so a band's edges touch only rows that pass 1 has finished and no
 // later band's pass 1 touches, and a column's edges still go top to bottom.
-// On a pool the bands run at once: where a plane's edges are independent
-// (deblock_edges_independent) each band filters its rows but the edge on
-// its first row, which reads the band above, and those edges go last, on
-// the calling thread; where they form chains, a band goes down its pass 2
-// a strip behind the band above (deblock_rows_in_strips). One fork-join,
-// and no pass 2 over column bands reading rows other cores wrote.
+// On a pool the bands (deblock_bands) run at once: where a plane's edges are
+// independent (deblock_edges_independent) each band filters its rows but the
+// edge on its first row, which reads the band above, and those edges go last,
+// on the calling thread; where they form chains, a band goes down its pass 2 a
+// strip behind the band above (deblock_rows_in_strips). One fork-join, and no
+// pass 2 over column bands reading rows other cores wrote.
 void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
                       const DeblockParams& params, ThreadPool* pool) {
   const auto vertical = deblock_vertical_edges_fn(dsp, frame.planes[0]);
@@ -411,27 +460,29 @@ void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
     filter(p);
     if (pair && p == 1) filter(2);
   };
-  run_bands(pool, std::span(totals, parts), kBandRows,
-            [&](int p, int begin, int end) {
-              const int g_begin = begin / kBandRows,
-                        g_end = (end + kBandRows - 1) / kBandRows;
-              begin /= scale[p], end /= scale[p];
-              if (strips_done[p]) {
-                const std::atomic<int>* above =
-                    begin > 0 ? &strips_done[p][g_begin].done : nullptr;
-                const Plane channels[2] = {frame.planes[p], frame.planes[2]};
-                deblock_rows_in_strips(
-                    vertical, horizontal,
-                    std::span(channels, pair && p == 1 ? 2 : 1), pp[p], begin,
-                    end, above, strips_done[p][g_end].done);
-                return;
-              }
-              if (begin > 0) band_top[p][size_t(begin)] = 1;
-              each_channel(p, [&](int c) {
-                deblock_rows_in_bands(vertical, horizontal, frame.planes[c],
-                                      pp[c], begin, end, begin > 0);
-              });
-            });
+  const std::vector<DeblockBand> bands =
+      deblock_bands(std::span(totals, parts), strips_done, pool);
+  run_tasks(pool, int(bands.size()), [&](int i) {
+    const DeblockBand& band = bands[size_t(i)];
+    const int p = band.p;
+    const int g_begin = band.begin / kBandRows,
+              g_end = (band.end + kBandRows - 1) / kBandRows;
+    const int begin = band.begin / scale[p], end = band.end / scale[p];
+    if (strips_done[p]) {
+      const std::atomic<int>* above =
+          begin > 0 ? &strips_done[p][g_begin].done : nullptr;
+      const Plane channels[2] = {frame.planes[p], frame.planes[2]};
+      deblock_rows_in_strips(vertical, horizontal,
+                             std::span(channels, pair && p == 1 ? 2 : 1), pp[p],
+                             begin, end, above, strips_done[p][g_end].done);
+      return;
+    }
+    if (begin > 0) band_top[p][size_t(begin)] = 1;
+    each_channel(p, [&](int c) {
+      deblock_rows_in_bands(vertical, horizontal, frame.planes[c], pp[c], begin,
+                            end, begin > 0);
+    });
+  });
   for (int p = 0; p < parts; p++)
     for (size_t y = 1; y < band_top[p].size(); y++)
       if (band_top[p][y])

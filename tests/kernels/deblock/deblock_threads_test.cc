@@ -76,6 +76,23 @@ TEST_F(DeblockThreads, WideFramesMatchWholePasses) {
       }
 }
 
+// Frames tall enough that the planes whose edges are independent split into
+// several bands of their own (deblock_bands) while chained ones split into
+// one a thread: planar and interleaved chroma, 4:4:4, both depths.
+TEST_F(DeblockThreads, TallFramesMatchWholePasses) {
+  std::mt19937 gen = test::rng(31);
+  for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12,
+                             PixelFormat::Y444, PixelFormat::P010_10LE})
+    for (int block : {4, 8}) {
+      DeblockParams params{.qp = 45, .bs = in(gen, 1, 4), .block_size = block};
+      params.grid_x = in(gen, 0, 15), params.grid_y = in(gen, 0, 15);
+      Image input(format, in(gen, 140, 200), in(gen, 560, 700), 3);
+      const int scale = test::bit_depth_of(format) > 8 ? 4 : 1;
+      test::fill_blocky(input, gen, block, 128 * scale, 12 * scale);
+      check(input, params);
+    }
+}
+
 // Frames of one to five bands, narrower than a block to a strip: every
 // format, thresholds, sharpness and grid origins drawn; content drawn again
 // where the whole passes change nothing.
