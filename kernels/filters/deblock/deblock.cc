@@ -369,35 +369,29 @@ struct DeblockBand {
   int p, begin, end;
 };
 
-// The bands of a frame's parts, in the order the pool's threads claim them.
-// A part whose edges form chains (strips[p] set) gets one band a thread,
-// the first ones a granule longer where they do not divide evenly: each
-// boundary between them costs the band below time (it trails the band
-// above strip by strip, and its first edges read rows another core has
-// just written), so there are as few as the threads need, and these bands
-// go first. The other parts follow in bands of two granules, which the
-// threads take as they come free: they even out the threads' finishing
-// times. One thread (`pool` null) gets each part whole.
-std::vector<DeblockBand> deblock_bands(
-    std::span<const int> totals, const std::unique_ptr<StripCount[]>* strips,
-    const ThreadPool* pool) {
+// The bands of a frame's parts, in the order the pool's threads claim them:
+// each part in one band a thread, the first ones a granule longer where they
+// do not divide evenly. Fewer leave a whole plane to whichever thread comes
+// last (run_bands' two a thread over the planes' rows counted alike did, at
+// 4:2:0 and 4:4:4); more cost time: a chained part's band trails the band
+// above strip by strip, its first edges reading rows another core has just
+// written, and independent bands of 128 rows made two threads no faster than
+// one (docs/benchmarks.md, session 21). One thread (`pool` null) gets each
+// part whole.
+std::vector<DeblockBand> deblock_bands(std::span<const int> totals,
+                                       const ThreadPool* pool) {
   std::vector<DeblockBand> bands;
-  for (int p = 0; p < int(totals.size()); p++)
-    if (!pool && totals[p] > 0) bands.push_back({p, 0, totals[p]});
-  if (!pool) return bands;
-  const int threads = pool->threads();
-  for (bool chained : {true, false})
-    for (int p = 0; p < int(totals.size()); p++) {
-      if (totals[p] <= 0 || bool(strips[p]) != chained) continue;
-      const int granules = (totals[p] + kBandRows - 1) / kBandRows;
-      const int n = chained ? std::min(threads, granules) : (granules + 1) / 2;
-      for (int i = 0, g = 0; i < n; i++) {
-        const int next = g + granules / n + (i < granules % n ? 1 : 0);
-        bands.push_back(
-            {p, g * kBandRows, std::min(totals[p], next * kBandRows)});
-        g = next;
-      }
+  for (int p = 0; p < int(totals.size()); p++) {
+    if (totals[p] <= 0) continue;
+    const int granules = (totals[p] + kBandRows - 1) / kBandRows;
+    const int n = pool ? std::min(pool->threads(), granules) : 1;
+    for (int i = 0, g = 0; i < n; i++) {
+      const int next = g + granules / n + (i < granules % n ? 1 : 0);
+      bands.push_back(
+          {p, g * kBandRows, std::min(totals[p], next * kBandRows)});
+      g = next;
     }
+  }
   return bands;
 }
 
@@ -461,7 +455,7 @@ void deblock_in_bands(const DeblockDsp& dsp, const Frame& frame,
     if (pair && p == 1) filter(2);
   };
   const std::vector<DeblockBand> bands =
-      deblock_bands(std::span(totals, parts), strips_done, pool);
+      deblock_bands(std::span(totals, parts), pool);
   run_tasks(pool, int(bands.size()), [&](int i) {
     const DeblockBand& band = bands[size_t(i)];
     const int p = band.p;

@@ -76,9 +76,9 @@ TEST_F(DeblockThreads, WideFramesMatchWholePasses) {
       }
 }
 
-// Frames tall enough that the planes whose edges are independent split into
-// several bands of their own (deblock_bands) while chained ones split into
-// one a thread: planar and interleaved chroma, 4:4:4, both depths.
+// Frames tall enough that every plane, chroma too, splits into one band a
+// thread on each pool (deblock_bands): planar and interleaved chroma, 4:4:4,
+// both depths.
 TEST_F(DeblockThreads, TallFramesMatchWholePasses) {
   std::mt19937 gen = test::rng(31);
   for (PixelFormat format : {PixelFormat::I420, PixelFormat::NV12,
