@@ -373,9 +373,9 @@ struct DeblockBand {
 // each part in one band a thread, the first ones a granule longer where they
 // do not divide evenly. Fewer leave a whole plane to whichever thread comes
 // last (run_bands' two a thread over the planes' rows counted alike did, at
-// 4:2:0 and 4:4:4); more cost time: a chained part's band trails the band
-// above strip by strip, its first edges reading rows another core has just
-// written, and independent bands of 128 rows made two threads no faster than
+// 4:2:0 and 4:4:4); more cost time: on the Xeon the band below a boundary
+// ran slower a row than the one above (a chained one trails it strip by
+// strip), and independent bands of 128 rows made two threads no faster than
 // one (docs/benchmarks.md, session 21). One thread (`pool` null) gets each
 // part whole.
 std::vector<DeblockBand> deblock_bands(std::span<const int> totals,
