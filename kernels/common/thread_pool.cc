@@ -125,6 +125,15 @@ void ThreadPool::worker_loop() {
   }
 }
 
+void run_tasks(ThreadPool* pool, int count,
+               const std::function<void(int)>& task) {
+  if (pool) {
+    pool->run(count, task);
+    return;
+  }
+  for (int i = 0; i < count; i++) task(i);
+}
+
 void run_bands(ThreadPool* pool, int total, int granule,
                const std::function<void(int, int)>& band) {
   const int totals[] = {total};
@@ -152,11 +161,7 @@ void run_bands(ThreadPool* pool, std::span<const int> totals, int granule,
              std::min(totals[p], (e - first[p]) * granule));
     }
   };
-  if (bands == 1) {
-    run_band(0);
-    return;
-  }
-  pool->run(bands, run_band);
+  run_tasks(pool, bands, run_band);
 }
 
 }  // namespace daedalus

@@ -279,9 +279,9 @@ struct FinishOrders {
 };
 alignas(32) constexpr FinishOrders kFinishOrders;
 
-// Filters block j of b from the tables of its quadrants (8x8: top left, top
-// right, bottom left, bottom right; a pair: U's top to bottom, then V's)
-// and writes it.
+// Filters block j of b from the tables of its quadrants (8x8: the left
+// column's top to bottom, then the right one's, as QuadrantColumns gives
+// them; a pair: U's top to bottom, then V's) and writes it.
 template <bool kPair, int kRows, bool kPri, bool kSec>
 DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE void FilterBlockBytes(
     const CdefBlocks& b, int j, const __m512i* tables, const ByteBlock& blk) {
@@ -314,9 +314,8 @@ DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE void FilterBlockBytes(
     for (int h = 0; h < 2; h++) {
       const __m256i rows = _mm256_permutexvar_epi8(
           order(kFinishOrders.rows),
-          FinishQuadrants<kClip>(
-              QuadrantTaps<kPri, kSec>(tables[2 * h], blk),
-              QuadrantTaps<kPri, kSec>(tables[2 * h + 1], blk)));
+          FinishQuadrants<kClip>(QuadrantTaps<kPri, kSec>(tables[h], blk),
+                                 QuadrantTaps<kPri, kSec>(tables[2 + h], blk)));
       uint8_t* r = o + 4 * h * b.stride[0];
       if (b.step[0] == 1) {
         StoreRows8(rows, r, b.stride[0]);
@@ -378,7 +377,6 @@ DAEDALUS_CDEF_BYTES_ATTR void FilterBytes(const CdefBlocks& b) {
     for (int j = 0; j < b.n; j++) {
       __m512i t[4];
       if (QuadrantColumns<2>(b.src[0] + 8 * j, b.pitch, &t[0], &t[2]) == 3) {
-        std::swap(t[1], t[2]);  // top left, top right, bottom left, ...
         FilterBlockBytes<false, kRows>(b, j, t, kinds(j), sec);
       } else {
         FilterOneBlock<false, kRows>(b, j);

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -393,16 +392,6 @@ std::vector<DeblockBand> deblock_bands(std::span<const int> totals,
     }
   }
   return bands;
-}
-
-// Runs task(0 .. count - 1) on `pool`, or in order when it is null.
-void run_tasks(ThreadPool* pool, int count,
-               const std::function<void(int)>& task) {
-  if (pool) {
-    pool->run(count, task);
-    return;
-  }
-  for (int i = 0; i < count; i++) task(i);
 }
 
 // Both passes band by band, so that a plane comes from memory once, not

@@ -58,6 +58,11 @@ class ThreadPool {
   std::condition_variable done_;
 };
 
+// Calls task(0 .. count - 1) on `pool`, or in order on the calling thread
+// when `pool` is null.
+void run_tasks(ThreadPool* pool, int count,
+               const std::function<void(int)>& task);
+
 // Splits [0, total) into bands whose inner boundaries are multiples of
 // `granule` (two per thread, so an unlucky band cannot hold the others up)
 // and calls band(begin, end) for each, on `pool`, or on the calling thread
