@@ -8,9 +8,8 @@
 //
 // vpdpbusd multiplies 4 unsigned bytes (samples) by 4 signed bytes (taps)
 // and adds the 4 products to a 32-bit lane: two of them give an output's 8
-// taps, exactly (no 16-bit wrap or saturation). vpermb (the 1-D pass) or
-// vpshufb (the quad rows) builds each lane's 4 samples from one load of the
-// row.
+// taps, exactly (no 16-bit wrap or saturation). vpermb builds each lane's 4
+// samples from one load of the row.
 //
 // No array of vectors: GCC 12 at -O2 does not unroll the loops over one,
 // so it stays on the stack and every vector goes through memory (5x slower
@@ -204,29 +203,30 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void QuadsOfRows(const uint8_t* const* r,
   }
 }
 
-// The quad rows' windows: window m of a group, in lane j of block i,
-// gathers samples 16i + 4m + j .. + 3, which vpshufb takes from block i of
-// the load at 4m (bytes j .. j + 3): every window the same in-block shuffle
-// of its own load (the loads overlap; the load ports have room). vpshufb is
-// one micro-op on Intel's shuffle port, where the two-source vpermt2b it
-// replaced is several and overwrites a source (a copy each): the pass ran
-// about a third faster so on a Xeon. Then the transpose of a packed block's
-// bytes 4r + c (row r, column c) to 4c + r.
-struct QuadShuffles {
-  constexpr QuadShuffles() {
-    for (int i = 0; i < 4; i++)
-      for (int j = 0; j < 4; j++)
-        for (int b = 0; b < 4; b++)
-          window[16 * i + 4 * j + b] = static_cast<uint8_t>(j + b);
+// vpermb indices of the quad rows' windows: window m, in lane j of block
+// i, gathers samples 16i + 4m + j .. + 3 of a group, which span 4m .. 4m +
+// 54: windows 0 .. 2 from the load at 0, 3 and 4 from the load at 12. One
+// single-source vpermb each, one micro-op on Intel's shuffle port, where
+// the two-source vpermt2b is several and overwrites a source (a register
+// copy each).
+struct QuadWindowIndices {
+  constexpr QuadWindowIndices() {
+    for (int m = 0; m < 5; m++)
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+          for (int b = 0; b < 4; b++)
+            bytes[m][16 * i + 4 * j + b] =
+                static_cast<uint8_t>(16 * i + 4 * m + j + b - (m < 3 ? 0 : 12));
+    // Bytes 4r + c of a block (row r, column c) to 4c + r.
     for (int i = 0; i < 4; i++)
       for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++)
           transpose[16 * i + 4 * c + r] = static_cast<uint8_t>(4 * r + c);
   }
-  alignas(64) uint8_t window[64] = {};
+  alignas(64) uint8_t bytes[5][64] = {};
   alignas(64) uint8_t transpose[64] = {};
 };
-alignas(64) constexpr QuadShuffles kQuadShuffles;
+alignas(64) constexpr QuadWindowIndices kQuadWindowIndices;
 
 // The constants of the quad rows' horizontal pass.
 struct QuadTaps {
@@ -234,25 +234,27 @@ struct QuadTaps {
       : t0(DotTaps(taps, 0)),
         t1(DotTaps(taps, 1)),
         bias(_mm512_set1_epi32(64)),
-        window(_mm512_load_si512(kQuadShuffles.window)),
-        transpose(_mm512_load_si512(kQuadShuffles.transpose)) {}
+        w0(_mm512_load_si512(kQuadWindowIndices.bytes[0])),
+        w1(_mm512_load_si512(kQuadWindowIndices.bytes[1])),
+        w2(_mm512_load_si512(kQuadWindowIndices.bytes[2])),
+        w3(_mm512_load_si512(kQuadWindowIndices.bytes[3])),
+        w4(_mm512_load_si512(kQuadWindowIndices.bytes[4])),
+        transpose(_mm512_load_si512(kQuadWindowIndices.transpose)) {}
   __m512i t0, t1, bias;
-  __m512i window, transpose;
+  __m512i w0, w1, w2, w3, w4;  // windows 0 .. 4
+  __m512i transpose;
 };
-
-// Window m of the group at p.
-template <int m>
-DAEDALUS_MC_DOT_ATTR HWY_INLINE __m512i QuadWindow(const uint8_t* p,
-                                                   const QuadTaps& c) {
-  return _mm512_shuffle_epi8(_mm512_loadu_si512(p + 4 * m), c.window);
-}
 
 // One row's accumulators of a group from p: k from windows k and k + 1.
 DAEDALUS_MC_DOT_ATTR HWY_INLINE Quads RowDots(const uint8_t* p,
                                               const QuadTaps& c) {
-  const __m512i w0 = QuadWindow<0>(p, c), w1 = QuadWindow<1>(p, c);
-  const __m512i w2 = QuadWindow<2>(p, c), w3 = QuadWindow<3>(p, c);
-  const __m512i w4 = QuadWindow<4>(p, c);
+  const __m512i lo = _mm512_loadu_si512(p);
+  const __m512i hi = _mm512_loadu_si512(p + 12);
+  const __m512i w0 = _mm512_permutexvar_epi8(c.w0, lo);
+  const __m512i w1 = _mm512_permutexvar_epi8(c.w1, lo);
+  const __m512i w2 = _mm512_permutexvar_epi8(c.w2, lo);
+  const __m512i w3 = _mm512_permutexvar_epi8(c.w3, hi);
+  const __m512i w4 = _mm512_permutexvar_epi8(c.w4, hi);
   return {Dot8Taps(c.bias, w0, c.t0, w1, c.t1),
           Dot8Taps(c.bias, w1, c.t0, w2, c.t1),
           Dot8Taps(c.bias, w2, c.t0, w3, c.t1),
