@@ -159,24 +159,27 @@ FinishQuadrants(const QuadrantSums& a, const QuadrantSums& b) {
   return _mm512_cvtepi16_epi8(res);
 }
 
-// vpermi2b indices of the tables of two quadrants side by side from their
-// rows -2..5 of columns -4..11, 16 bytes each, rows -2..1 in the first
-// register and 2..5 in the second: the left one's (columns -2..5) in
-// left[], the right one's (4 on) in right[].
-struct PairIndices {
-  constexpr PairIndices() {
-    for (int i = 0; i < 8; i++)
-      for (int j = 0; j < 8; j++) {
-        left[8 * i + j] = static_cast<uint8_t>(16 * i + j + 2);
-        right[8 * i + j] = static_cast<uint8_t>(16 * i + j + 6);
-      }
-    for (int i = 0; i < 64; i++) low_bytes[i] = static_cast<uint8_t>(2 * i);
+// The vpermb indices that turn 4 staged rows of columns -4..11, packed to
+// bytes from two registers of two rows each (vpackuswb: 128-bit block L of
+// the first register's words, then of the second's), into the upper halves
+// of two quadrants' tables side by side: bytes 8 i + j of the left one's
+// (row i, column j - 2) in the low 256 bits, of the right one's (column
+// j + 2) in the high ones. A quadrant row's tables are then the halves of
+// two such registers, the rows above and below, each built once.
+struct SideIndices {
+  constexpr SideIndices() {
+    for (int half = 0; half < 2; half++)
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++) {
+          const int column = j - 2 + 4 * half + 4;  // from column -4
+          const int block = 2 * (i % 2) + column / 8;
+          bytes[32 * half + 8 * i + j] =
+              static_cast<uint8_t>(16 * block + 8 * (i / 2) + column % 8);
+        }
   }
-  alignas(64) uint8_t left[64] = {};
-  alignas(64) uint8_t right[64] = {};
-  alignas(64) uint8_t low_bytes[64] = {};  // of 64 words in two registers
+  alignas(64) uint8_t bytes[64] = {};
 };
-alignas(64) constexpr PairIndices kPairIndices;
+alignas(64) constexpr SideIndices kSideIndices;
 
 // The tables of the kH quadrants of two columns side by side whose outputs
 // (0, 0) are staged at s and s + 4, top to bottom: left[h], right[h]. Reads
@@ -184,13 +187,14 @@ alignas(64) constexpr PairIndices kPairIndices;
 // 2..5 are the next one's -2..1; the staged rows' padding past a chunk's
 // last block is read, never used). Returns which column's tables have all
 // their samples available: bit 0 the left one's, bit 1 the right one's.
+// Single-source permutes and 128-bit block shuffles only: on Intel the
+// two-source byte permute (vpermt2b) is several micro-ops on the shuffle
+// port, these one each.
 template <int kH>
 DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE unsigned QuadrantColumns(
     const uint16_t* HWY_RESTRICT s, int pitch, __m512i* left, __m512i* right) {
   const uint16_t* r = s - 2 * pitch - 4;
-  const __m512i low_bytes = _mm512_load_si512(kPairIndices.low_bytes);
-  const __m512i left_idx = _mm512_load_si512(kPairIndices.left);
-  const __m512i right_idx = _mm512_load_si512(kPairIndices.right);
+  const __m512i sides = _mm512_load_si512(kSideIndices.bytes);
   __m512i any = _mm512_setzero_si512();  // the OR of every word read
   auto two_rows = [&](int i) DAEDALUS_CDEF_BYTES_ATTR {
     return _mm512_inserti64x4(
@@ -200,17 +204,18 @@ DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE unsigned QuadrantColumns(
             reinterpret_cast<const __m256i*>(r + (2 * i + 1) * pitch)),
         1);
   };
-  // Rows 4 h - 2 .. 4 h + 1 as bytes.
+  // Rows 4 h - 2 .. 4 h + 1 of both tables (SideIndices). An unavailable
+  // sample saturates to a byte no table of it is used for (`any` tells).
   auto four_rows = [&](int h) DAEDALUS_CDEF_BYTES_ATTR {
     const __m512i a = two_rows(2 * h), b = two_rows(2 * h + 1);
     any = _mm512_ternarylogic_epi32(any, a, b, 0xFE);
-    return _mm512_permutex2var_epi8(a, low_bytes, b);
+    return _mm512_permutexvar_epi8(sides, _mm512_packus_epi16(a, b));
   };
   __m512i above = four_rows(0);
   for (int h = 0; h < kH; h++) {
     const __m512i below = four_rows(h + 1);
-    left[h] = _mm512_permutex2var_epi8(above, left_idx, below);
-    right[h] = _mm512_permutex2var_epi8(above, right_idx, below);
+    left[h] = _mm512_shuffle_i64x2(above, below, _MM_SHUFFLE(1, 0, 1, 0));
+    right[h] = _mm512_shuffle_i64x2(above, below, _MM_SHUFFLE(3, 2, 3, 2));
     above = below;
   }
   // Bit c of either half: column c - 4 of some row holds kCdefUnavailable.
