@@ -161,11 +161,12 @@ FinishQuadrants(const QuadrantSums& a, const QuadrantSums& b) {
 
 // The vpermb indices that turn 4 staged rows of columns -4..11, packed to
 // bytes from two registers of two rows each (vpackuswb: 128-bit block L of
-// the first register's words, then of the second's), into the upper halves
-// of two quadrants' tables side by side: bytes 8 i + j of the left one's
-// (row i, column j - 2) in the low 256 bits, of the right one's (column
-// j + 2) in the high ones. A quadrant row's tables are then the halves of
-// two such registers, the rows above and below, each built once.
+// the first register's words, then of the second's), into the top halves
+// (rows -2..1, bytes 0..31) of two quadrants' tables side by side: byte
+// 8 i + j of the left one's (row i of the four, column j - 2 of the
+// quadrant) in the low 256 bits, of the right one's (column j + 2) in the
+// high ones. A quadrant row's tables are then the halves of two such
+// registers, the rows above and below, each built once.
 struct SideIndices {
   constexpr SideIndices() {
     for (int half = 0; half < 2; half++)
@@ -187,9 +188,8 @@ alignas(64) constexpr SideIndices kSideIndices;
 // 2..5 are the next one's -2..1; the staged rows' padding past a chunk's
 // last block is read, never used). Returns which column's tables have all
 // their samples available: bit 0 the left one's, bit 1 the right one's.
-// Single-source permutes and 128-bit block shuffles only: on Intel the
-// two-source byte permute (vpermt2b) is several micro-ops on the shuffle
-// port, these one each.
+// A single-source vpermb and 128-bit block shuffles only: the two-source
+// vpermt2b has half their throughput on the Xeon (docs/benchmarks.md).
 template <int kH>
 DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE unsigned QuadrantColumns(
     const uint16_t* HWY_RESTRICT s, int pitch, __m512i* left, __m512i* right) {
@@ -204,8 +204,9 @@ DAEDALUS_CDEF_BYTES_ATTR HWY_INLINE unsigned QuadrantColumns(
             reinterpret_cast<const __m256i*>(r + (2 * i + 1) * pitch)),
         1);
   };
-  // Rows 4 h - 2 .. 4 h + 1 of both tables (SideIndices). An unavailable
-  // sample saturates to a byte no table of it is used for (`any` tells).
+  // Rows 4 h - 2 .. 4 h + 1 of both tables (SideIndices). vpackuswb keeps
+  // a sample's byte and clips kCdefUnavailable to 0, its low byte; only the
+  // staged padding, never used, could pack otherwise than to its low byte.
   auto four_rows = [&](int h) DAEDALUS_CDEF_BYTES_ATTR {
     const __m512i a = two_rows(2 * h), b = two_rows(2 * h + 1);
     any = _mm512_ternarylogic_epi32(any, a, b, 0xFE);

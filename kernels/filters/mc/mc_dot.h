@@ -1,7 +1,7 @@
 // mc's dot-product islands (mc_simd.cc): on x86 AVX-512 VNNI, VBMI and VBMI2
-// inside the AVX3 target (10-bit rows: vpdpwssd, vpermt2b, vpshrdd), on aarch64
-// the dot-product instructions inside the NEON target. Highway 1.0.3 has no
-// such ops, so they are intrinsics (vpdpwssd inline assembly), used only
+// inside the AVX3 target (8-bit rows: vpdpbusd, vpermb, vpshrdd; 10-bit rows:
+// vpdpwssd, valignd), on aarch64 the dot-product instructions inside the NEON
+// target. Highway 1.0.3 has no such ops, so they are intrinsics, used only
 // where the CPU reports them.
 #pragma once
 

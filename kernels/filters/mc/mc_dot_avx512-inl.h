@@ -205,25 +205,26 @@ DAEDALUS_MC_DOT_ATTR HWY_NOINLINE void QuadsOfRows(const uint8_t* const* r,
 
 // vpermb indices of the quad rows' windows: window m, in lane j of block
 // i, gathers samples 16i + 4m + j .. + 3 of a group, which span 4m .. 4m +
-// 54: windows 0 .. 2 from the load at 0, 3 and 4 from the load at 12. One
-// single-source vpermb each, one micro-op on Intel's shuffle port, where
-// the two-source vpermt2b is several and overwrites a source (a register
-// copy each).
+// 54: windows 0 .. 2 from the load at 0, 3 and 4 as windows 0 and 1 of the
+// load at 12 (kSecondLoad). Single-source vpermb, where the two-source
+// vpermt2b overwrites a source (a register copy each) and has half
+// vpermb's throughput on the Xeon (docs/benchmarks.md).
+constexpr int kSecondLoad = 12;
 struct QuadWindowIndices {
   constexpr QuadWindowIndices() {
-    for (int m = 0; m < 5; m++)
+    for (int m = 0; m < 3; m++)
       for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
           for (int b = 0; b < 4; b++)
             bytes[m][16 * i + 4 * j + b] =
-                static_cast<uint8_t>(16 * i + 4 * m + j + b - (m < 3 ? 0 : 12));
+                static_cast<uint8_t>(16 * i + 4 * m + j + b);
     // Bytes 4r + c of a block (row r, column c) to 4c + r.
     for (int i = 0; i < 4; i++)
       for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++)
           transpose[16 * i + 4 * c + r] = static_cast<uint8_t>(4 * r + c);
   }
-  alignas(64) uint8_t bytes[5][64] = {};
+  alignas(64) uint8_t bytes[3][64] = {};
   alignas(64) uint8_t transpose[64] = {};
 };
 alignas(64) constexpr QuadWindowIndices kQuadWindowIndices;
@@ -237,11 +238,9 @@ struct QuadTaps {
         w0(_mm512_load_si512(kQuadWindowIndices.bytes[0])),
         w1(_mm512_load_si512(kQuadWindowIndices.bytes[1])),
         w2(_mm512_load_si512(kQuadWindowIndices.bytes[2])),
-        w3(_mm512_load_si512(kQuadWindowIndices.bytes[3])),
-        w4(_mm512_load_si512(kQuadWindowIndices.bytes[4])),
         transpose(_mm512_load_si512(kQuadWindowIndices.transpose)) {}
   __m512i t0, t1, bias;
-  __m512i w0, w1, w2, w3, w4;  // windows 0 .. 4
+  __m512i w0, w1, w2;  // windows 0 .. 2 of a load
   __m512i transpose;
 };
 
@@ -249,12 +248,12 @@ struct QuadTaps {
 DAEDALUS_MC_DOT_ATTR HWY_INLINE Quads RowDots(const uint8_t* p,
                                               const QuadTaps& c) {
   const __m512i lo = _mm512_loadu_si512(p);
-  const __m512i hi = _mm512_loadu_si512(p + 12);
+  const __m512i hi = _mm512_loadu_si512(p + kSecondLoad);
   const __m512i w0 = _mm512_permutexvar_epi8(c.w0, lo);
   const __m512i w1 = _mm512_permutexvar_epi8(c.w1, lo);
   const __m512i w2 = _mm512_permutexvar_epi8(c.w2, lo);
-  const __m512i w3 = _mm512_permutexvar_epi8(c.w3, hi);
-  const __m512i w4 = _mm512_permutexvar_epi8(c.w4, hi);
+  const __m512i w3 = _mm512_permutexvar_epi8(c.w0, hi);
+  const __m512i w4 = _mm512_permutexvar_epi8(c.w1, hi);
   return {Dot8Taps(c.bias, w0, c.t0, w1, c.t1),
           Dot8Taps(c.bias, w1, c.t0, w2, c.t1),
           Dot8Taps(c.bias, w2, c.t0, w3, c.t1),
